@@ -1,0 +1,643 @@
+//! The position: pieces, side to move, castling, en passant, clocks and keys.
+
+use core::fmt;
+
+use crate::attacks;
+use crate::zobrist;
+use crate::{
+    Bitboard, CastlingRights, CastlingSide, Color, File, Move, MoveKind, Piece, PieceType, Rank,
+    Square,
+};
+
+/// A chess position (standard chess or Chess960) with everything needed to generate and
+/// make moves: bitboards by piece type and colour, a square-to-piece table, castling rights
+/// and castling rooks, the en passant square, the clocks, incremental Zobrist keys, and the
+/// checkers and pinned pieces of the side to move.
+///
+/// `Board` is `Copy` (about 170 bytes): the search copies it to make a move ("copy-make"),
+/// which measured faster here than make/unmake (see `docs/benchmarks.md`).
+///
+/// A `Board` is always valid: it can only be built from a FEN that passes
+/// [`Board::validate`] and changed by legal moves.
+///
+/// ```
+/// use cutoff_board::{Board, GenKind, MoveList};
+/// let mut board = Board::default();
+/// let mut moves = MoveList::new();
+/// board.generate(GenKind::All, &mut moves);
+/// assert_eq!(moves.len(), 20);
+/// board.play(board.parse_uci("e2e4").unwrap());
+/// assert_eq!(board.fen().to_string(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Board {
+    pub(crate) by_kind: [Bitboard; 6],
+    pub(crate) by_color: [Bitboard; 2],
+    pub(crate) mailbox: [Option<Piece>; 64],
+    pub(crate) key: u64,
+    pub(crate) pawn_key: u64,
+    pub(crate) checkers: Bitboard,
+    pub(crate) pinned: Bitboard,
+    /// The castling rook of each colour and side; meaningful only while the right is held.
+    pub(crate) castle_rooks: [[Square; 2]; 2],
+    pub(crate) side_to_move: Color,
+    pub(crate) castling: CastlingRights,
+    pub(crate) en_passant: Option<Square>,
+    pub(crate) halfmove_clock: u16,
+    pub(crate) fullmove_number: u16,
+    pub(crate) chess960: bool,
+}
+
+impl Default for Board {
+    /// The standard starting position.
+    fn default() -> Board {
+        Board::startpos()
+    }
+}
+
+/// The FEN of the standard starting position.
+pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+impl Board {
+    /// The standard starting position.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// assert_eq!(Board::startpos().fen().to_string(), cutoff_board::STARTPOS_FEN);
+    /// ```
+    pub fn startpos() -> Board {
+        match Board::from_fen(STARTPOS_FEN, false) {
+            Ok(b) => b,
+            Err(_) => unreachable!("the start position is valid"),
+        }
+    }
+
+    pub(crate) fn empty(chess960: bool) -> Board {
+        Board {
+            by_kind: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
+            mailbox: [None; 64],
+            key: 0,
+            pawn_key: 0,
+            checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+            castle_rooks: [[Square::H1, Square::A1], [Square::H8, Square::A8]],
+            side_to_move: Color::White,
+            castling: CastlingRights::empty(),
+            en_passant: None,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+            chess960,
+        }
+    }
+
+    // ----- accessors -----
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side_to_move
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline(always)]
+    pub fn piece_on(&self, sq: Square) -> Option<Piece> {
+        self.mailbox[sq as usize]
+    }
+
+    /// The type of the piece on `sq`, if any.
+    #[inline(always)]
+    pub fn kind_on(&self, sq: Square) -> Option<PieceType> {
+        match self.mailbox[sq as usize] {
+            Some(p) => Some(p.kind()),
+            None => None,
+        }
+    }
+
+    /// All pieces of type `kind`, both colours.
+    #[inline(always)]
+    pub fn pieces(&self, kind: PieceType) -> Bitboard {
+        self.by_kind[kind as usize]
+    }
+
+    /// All pieces of `color`.
+    #[inline(always)]
+    pub fn colored(&self, color: Color) -> Bitboard {
+        self.by_color[color as usize]
+    }
+
+    /// The pieces of `color` and type `kind`.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, Color, PieceType};
+    /// assert_eq!(Board::default().colored_pieces(Color::White, PieceType::Pawn).len(), 8);
+    /// ```
+    #[inline(always)]
+    pub fn colored_pieces(&self, color: Color, kind: PieceType) -> Bitboard {
+        self.by_kind[kind as usize] & self.by_color[color as usize]
+    }
+
+    /// Every occupied square.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The square of `color`'s king.
+    #[inline(always)]
+    pub fn king(&self, color: Color) -> Square {
+        (self.by_kind[PieceType::King as usize] & self.by_color[color as usize]).first_unchecked()
+    }
+
+    /// The castling rights still held.
+    #[inline(always)]
+    pub fn castling_rights(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// The rook that castles for `color` on `side`, while that right is held.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, CastlingSide, Color, Square};
+    /// assert_eq!(Board::default().castling_rook(Color::White, CastlingSide::Queen), Some(Square::A1));
+    /// ```
+    pub fn castling_rook(&self, color: Color, side: CastlingSide) -> Option<Square> {
+        if self.castling.contains(CastlingRights::new(color, side)) {
+            Some(self.castle_rooks[color as usize][side as usize])
+        } else {
+            None
+        }
+    }
+
+    /// The en passant target square, set only when a pawn of the side to move stands
+    /// next to the pawn that just moved two squares (so a capture may be possible).
+    #[inline(always)]
+    pub fn en_passant(&self) -> Option<Square> {
+        self.en_passant
+    }
+
+    /// Plies since the last capture or pawn move (for the 50-move rule).
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove_clock
+    }
+
+    /// The move number, starting at 1 and incremented after Black's move.
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove_number
+    }
+
+    /// Whether this board follows Chess960 castling rules and notation.
+    #[inline(always)]
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+
+    /// The Zobrist key of the position (pieces, side to move, castling rights, en passant file).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// A Zobrist key of the pawns only, for pawn-structure caches.
+    #[inline(always)]
+    pub fn pawn_key(&self) -> u64 {
+        self.pawn_key
+    }
+
+    /// The pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// Whether the side to move is in check.
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.checkers.is_nonempty()
+    }
+
+    /// The pieces of the side to move that are pinned to their king.
+    #[inline(always)]
+    pub fn pinned(&self) -> Bitboard {
+        self.pinned
+    }
+
+    /// Every piece of either colour that attacks `sq`, given the occupied squares `occupied`.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, Square};
+    /// let board = Board::default();
+    /// assert_eq!(board.attackers_to(Square::F3, board.occupied()).len(), 3); // e2, g2, g1
+    /// ```
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let bq = self.by_kind[PieceType::Bishop as usize] | self.by_kind[PieceType::Queen as usize];
+        let rq = self.by_kind[PieceType::Rook as usize] | self.by_kind[PieceType::Queen as usize];
+        (attacks::pawn(Color::White, sq) & self.colored_pieces(Color::Black, PieceType::Pawn))
+            | (attacks::pawn(Color::Black, sq) & self.colored_pieces(Color::White, PieceType::Pawn))
+            | (attacks::knight(sq) & self.by_kind[PieceType::Knight as usize])
+            | (attacks::king(sq) & self.by_kind[PieceType::King as usize])
+            | (attacks::bishop(sq, occupied) & bq)
+            | (attacks::rook(sq, occupied) & rq)
+    }
+
+    /// Whether any piece of `by` attacks `sq` (with the current occupancy).
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        self.attacked_with(sq, by, self.occupied())
+    }
+
+    #[inline(always)]
+    pub(crate) fn attacked_with(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        let them = self.by_color[by as usize];
+        let bq = (self.by_kind[PieceType::Bishop as usize]
+            | self.by_kind[PieceType::Queen as usize])
+            & them;
+        let rq = (self.by_kind[PieceType::Rook as usize] | self.by_kind[PieceType::Queen as usize])
+            & them;
+        (attacks::knight(sq) & self.by_kind[PieceType::Knight as usize] & them).is_nonempty()
+            || (attacks::pawn(!by, sq) & self.by_kind[PieceType::Pawn as usize] & them)
+                .is_nonempty()
+            || (attacks::king(sq) & self.by_kind[PieceType::King as usize] & them).is_nonempty()
+            || (attacks::bishop(sq, occupied) & bq).is_nonempty()
+            || (attacks::rook(sq, occupied) & rq).is_nonempty()
+    }
+
+    // ----- low-level editing (keeps keys and mailbox in step) -----
+
+    #[inline(always)]
+    pub(crate) fn put(&mut self, piece: Piece, sq: Square) {
+        let bb = sq.bitboard();
+        self.by_kind[piece.kind() as usize] |= bb;
+        self.by_color[piece.color() as usize] |= bb;
+        self.mailbox[sq as usize] = Some(piece);
+        let k = zobrist::piece(piece, sq);
+        self.key ^= k;
+        if piece.kind() == PieceType::Pawn {
+            self.pawn_key ^= k;
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn remove(&mut self, piece: Piece, sq: Square) {
+        let bb = sq.bitboard();
+        self.by_kind[piece.kind() as usize] ^= bb;
+        self.by_color[piece.color() as usize] ^= bb;
+        self.mailbox[sq as usize] = None;
+        let k = zobrist::piece(piece, sq);
+        self.key ^= k;
+        if piece.kind() == PieceType::Pawn {
+            self.pawn_key ^= k;
+        }
+    }
+
+    #[inline(always)]
+    fn shift_piece(&mut self, piece: Piece, from: Square, to: Square) {
+        let bb = from.bitboard() | to;
+        self.by_kind[piece.kind() as usize] ^= bb;
+        self.by_color[piece.color() as usize] ^= bb;
+        self.mailbox[from as usize] = None;
+        self.mailbox[to as usize] = Some(piece);
+        let k = zobrist::piece(piece, from) ^ zobrist::piece(piece, to);
+        self.key ^= k;
+        if piece.kind() == PieceType::Pawn {
+            self.pawn_key ^= k;
+        }
+    }
+
+    #[inline(always)]
+    fn set_castling(&mut self, rights: CastlingRights) {
+        self.key ^= zobrist::castling(self.castling) ^ zobrist::castling(rights);
+        self.castling = rights;
+    }
+
+    /// Recomputes checkers and pinned pieces for the side to move.
+    #[inline(always)]
+    pub(crate) fn update_checks_and_pins(&mut self) {
+        let us = self.side_to_move;
+        let them = !us;
+        let king = self.king(us);
+        let theirs = self.by_color[them as usize];
+        let occupied = self.occupied();
+        let bq = (self.by_kind[PieceType::Bishop as usize]
+            | self.by_kind[PieceType::Queen as usize])
+            & theirs;
+        let rq = (self.by_kind[PieceType::Rook as usize] | self.by_kind[PieceType::Queen as usize])
+            & theirs;
+        let mut checkers =
+            (attacks::knight(king) & self.by_kind[PieceType::Knight as usize] & theirs)
+                | (attacks::pawn(us, king) & self.by_kind[PieceType::Pawn as usize] & theirs);
+        let mut pinned = Bitboard::EMPTY;
+        let snipers = (attacks::rook(king, theirs) & rq) | (attacks::bishop(king, theirs) & bq);
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & occupied;
+            if blockers.is_empty() {
+                checkers |= sniper;
+            } else if !blockers.has_more_than_one() {
+                pinned |= blockers;
+            }
+        }
+        self.checkers = checkers;
+        self.pinned = pinned;
+    }
+
+    /// Computes the Zobrist keys from scratch (the incremental keys must always equal these).
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// let b = Board::default();
+    /// assert_eq!(b.compute_keys(), (b.key(), b.pawn_key()));
+    /// ```
+    pub fn compute_keys(&self) -> (u64, u64) {
+        let mut key = 0;
+        let mut pawn_key = 0;
+        for sq in self.occupied() {
+            if let Some(p) = self.mailbox[sq as usize] {
+                key ^= zobrist::piece(p, sq);
+                if p.kind() == PieceType::Pawn {
+                    pawn_key ^= zobrist::piece(p, sq);
+                }
+            }
+        }
+        key ^= zobrist::castling(self.castling);
+        if let Some(ep) = self.en_passant {
+            key ^= zobrist::en_passant(ep.file());
+        }
+        if self.side_to_move == Color::Black {
+            key ^= zobrist::side();
+        }
+        (key, pawn_key)
+    }
+
+    // ----- making moves -----
+
+    /// Plays `mv`, which must be legal in this position (for example one produced by
+    /// [`Board::generate`] or accepted by [`Board::is_legal`]). An illegal move leaves the
+    /// board in an unspecified (but memory-safe) state; use [`Board::try_play`] for moves
+    /// that come from outside.
+    #[inline]
+    pub fn play_unchecked(&mut self, mv: Move) {
+        let us = self.side_to_move;
+        let them = !us;
+        let from = mv.from();
+        let to = mv.to();
+        let Some(piece) = self.mailbox[from as usize] else {
+            debug_assert!(false, "no piece on {from}");
+            return;
+        };
+
+        if let Some(ep) = self.en_passant.take() {
+            self.key ^= zobrist::en_passant(ep.file());
+        }
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+
+        match mv.kind() {
+            MoveKind::Castle => {
+                let side = if to.file() > from.file() {
+                    CastlingSide::King
+                } else {
+                    CastlingSide::Queen
+                };
+                let rook = Piece::new(us, PieceType::Rook);
+                self.remove(piece, from);
+                self.remove(rook, to);
+                self.put(piece, side.king_destination(us));
+                self.put(rook, side.rook_destination(us));
+            }
+            kind => {
+                if mv.is_capture() {
+                    let target = if kind == MoveKind::EnPassant {
+                        Square::new(to.file(), from.rank())
+                    } else {
+                        to
+                    };
+                    if let Some(captured) = self.mailbox[target as usize] {
+                        self.remove(captured, target);
+                    }
+                    self.halfmove_clock = 0;
+                }
+                if let Some(promo) = mv.promotion() {
+                    self.remove(piece, from);
+                    self.put(Piece::new(us, promo), to);
+                } else {
+                    self.shift_piece(piece, from, to);
+                }
+                if piece.kind() == PieceType::Pawn {
+                    self.halfmove_clock = 0;
+                    if kind == MoveKind::DoublePush {
+                        let ep = Square::new(from.file(), Rank::Third.relative_to(us));
+                        if (attacks::pawn(us, ep) & self.colored_pieces(them, PieceType::Pawn))
+                            .is_nonempty()
+                        {
+                            self.en_passant = Some(ep);
+                            self.key ^= zobrist::en_passant(ep.file());
+                        }
+                    }
+                }
+            }
+        }
+
+        if !self.castling.is_empty() {
+            let mut lost = CastlingRights::empty();
+            if piece.kind() == PieceType::King {
+                lost |= CastlingRights::for_color(us);
+            }
+            for color in Color::ALL {
+                for side in CastlingSide::ALL {
+                    let rook = self.castle_rooks[color as usize][side as usize];
+                    if rook == from || rook == to {
+                        lost |= CastlingRights::new(color, side);
+                    }
+                }
+            }
+            if self.castling.intersects(lost) {
+                self.set_castling(self.castling - lost);
+            }
+        }
+
+        if us == Color::Black {
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
+        }
+        self.side_to_move = them;
+        self.key ^= zobrist::side();
+        self.update_checks_and_pins();
+    }
+
+    /// Plays `mv` if it is legal here; otherwise leaves the board unchanged and returns an error.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, Move, MoveKind, Square};
+    /// let mut board = Board::default();
+    /// let bad = Move::new(Square::E2, Square::E5, MoveKind::Quiet);
+    /// assert!(board.try_play(bad).is_err());
+    /// assert_eq!(board, Board::default());
+    /// ```
+    pub fn try_play(&mut self, mv: Move) -> Result<(), IllegalMoveError> {
+        if self.is_legal(mv) {
+            self.play_unchecked(mv);
+            Ok(())
+        } else {
+            Err(IllegalMoveError { mv })
+        }
+    }
+
+    /// Plays `mv`, panicking if it is illegal. Convenient in examples and tests; prefer
+    /// [`Board::try_play`] for untrusted moves and [`Board::play_unchecked`] in hot loops.
+    pub fn play(&mut self, mv: Move) {
+        if let Err(e) = self.try_play(mv) {
+            panic!("{e} in {}", self.fen());
+        }
+    }
+
+    /// The position after passing the move ("null move"), or `None` when in check.
+    /// The en passant square is cleared and the halfmove clock advances.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, Color};
+    /// let null = Board::default().null_move().unwrap();
+    /// assert_eq!(null.side_to_move(), Color::Black);
+    /// ```
+    pub fn null_move(&self) -> Option<Board> {
+        if self.in_check() {
+            return None;
+        }
+        let mut b = *self;
+        if let Some(ep) = b.en_passant.take() {
+            b.key ^= zobrist::en_passant(ep.file());
+        }
+        b.halfmove_clock = b.halfmove_clock.saturating_add(1);
+        if b.side_to_move == Color::Black {
+            b.fullmove_number = b.fullmove_number.saturating_add(1);
+        }
+        b.side_to_move = !b.side_to_move;
+        b.key ^= zobrist::side();
+        b.update_checks_and_pins();
+        Some(b)
+    }
+
+    // ----- draws -----
+
+    /// Whether neither side can possibly mate: K v K, K+minor v K, and any number of
+    /// bishops all on squares of one colour.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// assert!(Board::from_fen("8/3k4/8/8/8/4B3/4KB2/2B5 w - - 0 1", false).unwrap().is_insufficient_material());
+    /// assert!(!Board::default().is_insufficient_material());
+    /// ```
+    pub fn is_insufficient_material(&self) -> bool {
+        let heavy = self.pieces(PieceType::Pawn)
+            | self.pieces(PieceType::Rook)
+            | self.pieces(PieceType::Queen);
+        if heavy.is_nonempty() {
+            return false;
+        }
+        let knights = self.pieces(PieceType::Knight);
+        let bishops = self.pieces(PieceType::Bishop);
+        if (knights | bishops).len() <= 1 {
+            return true;
+        }
+        knights.is_empty()
+            && (bishops.is_subset(Bitboard::LIGHT) || bishops.is_subset(Bitboard::DARK))
+    }
+
+    /// Whether the 50-move rule allows a draw claim: at least 100 plies without capture or
+    /// pawn move. A checkmate on the 100th ply still wins; callers check for mate first.
+    pub fn is_fifty_move_draw(&self) -> bool {
+        self.halfmove_clock >= 100
+    }
+
+    /// The same position with colours swapped and the board mirrored vertically
+    /// (for evaluation symmetry tests). Castling rights and the en passant square follow.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, Color};
+    /// let b = Board::default();
+    /// let m = b.mirrored();
+    /// assert_eq!(m.side_to_move(), Color::Black);
+    /// assert_eq!(m.mirrored(), b);
+    /// ```
+    pub fn mirrored(&self) -> Board {
+        let mut b = Board::empty(self.chess960);
+        for sq in self.occupied() {
+            if let Some(p) = self.mailbox[sq as usize] {
+                b.put(Piece::new(!p.color(), p.kind()), sq.flip_rank());
+            }
+        }
+        b.side_to_move = !self.side_to_move;
+        b.key ^= if b.side_to_move == Color::Black {
+            zobrist::side()
+        } else {
+            0
+        };
+        let mut rights = CastlingRights::empty();
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                b.castle_rooks[!color as usize][side as usize] =
+                    self.castle_rooks[color as usize][side as usize].flip_rank();
+                if self.castling.contains(CastlingRights::new(color, side)) {
+                    rights |= CastlingRights::new(!color, side);
+                }
+            }
+        }
+        b.set_castling(rights);
+        if let Some(ep) = self.en_passant {
+            b.en_passant = Some(ep.flip_rank());
+            b.key ^= zobrist::en_passant(ep.file());
+        }
+        b.halfmove_clock = self.halfmove_clock;
+        b.fullmove_number = self.fullmove_number;
+        b.update_checks_and_pins();
+        b
+    }
+}
+
+/// The error returned by [`Board::try_play`] for a move that is not legal in the position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IllegalMoveError {
+    /// The rejected move.
+    pub mv: Move,
+}
+
+impl fmt::Display for IllegalMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {}", self.mv)
+    }
+}
+
+impl core::error::Error for IllegalMoveError {}
+
+/// An ASCII diagram, rank 8 at the top, followed by the FEN.
+///
+/// ```
+/// use cutoff_board::Board;
+/// let text = Board::default().to_string();
+/// assert!(text.starts_with(" +---+"));
+/// assert!(text.contains("| r | n | b | q | k | b | n | r | 8"));
+/// ```
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in Rank::ALL.iter().rev() {
+            writeln!(f, " +---+---+---+---+---+---+---+---+")?;
+            for file in File::ALL {
+                let c = self
+                    .piece_on(Square::new(file, *rank))
+                    .map_or(' ', Piece::to_char);
+                write!(f, " | {c}")?;
+            }
+            writeln!(f, " | {}", rank.to_char())?;
+        }
+        writeln!(f, " +---+---+---+---+---+---+---+---+")?;
+        writeln!(f, "   a   b   c   d   e   f   g   h")?;
+        writeln!(f)?;
+        write!(f, "Fen: {}", self.fen())
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({})", self.fen())
+    }
+}

@@ -1,0 +1,250 @@
+//! Standard algebraic notation (SAN): `Nf3`, `exd5`, `e8=Q+`, `O-O-O#`.
+
+use core::fmt;
+
+use crate::{Board, CastlingSide, File, GenKind, Move, MoveList, PieceType, Rank, Square};
+
+/// Why a SAN string was rejected by [`Board::parse_san`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParseSanError {
+    /// Not SAN at all (for example `Zf3`, `e9`, or an empty string).
+    Syntax,
+    /// Well formed, but no legal move matches it.
+    Illegal,
+    /// Several legal moves match it (for example `Nd2` when two knights can go there).
+    Ambiguous,
+}
+
+impl fmt::Display for ParseSanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseSanError::Syntax => f.write_str("malformed SAN move"),
+            ParseSanError::Illegal => f.write_str("no legal move matches this SAN"),
+            ParseSanError::Ambiguous => {
+                f.write_str("ambiguous SAN: more than one legal move matches")
+            }
+        }
+    }
+}
+
+impl core::error::Error for ParseSanError {}
+
+/// A move written in SAN for a given board (see [`Board::san`]); at most 7 characters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct San(arrayvec::ArrayString<8>);
+
+impl San {
+    /// The SAN text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for San {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn push(s: &mut arrayvec::ArrayString<8>, c: char) {
+    // SAN never exceeds 7 characters (e.g. "Qa1xb2#" or "exd8=Q+"), so this cannot fail.
+    let _ = s.try_push(c);
+}
+
+impl Board {
+    /// `mv` (which must be legal here) in SAN, with `+` for check and `#` for mate.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// let b = Board::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3", false).unwrap();
+    /// assert_eq!(b.san(b.parse_uci("f3f7").unwrap()).as_str(), "Qxf7#");
+    /// assert_eq!(b.san(b.parse_uci("g1e2").unwrap()).as_str(), "Ne2");
+    /// ```
+    pub fn san(&self, mv: Move) -> San {
+        let mut s = arrayvec::ArrayString::new();
+        let from = mv.from();
+        let to = mv.to();
+        if mv.is_castle() {
+            let side = if to.file() > from.file() {
+                CastlingSide::King
+            } else {
+                CastlingSide::Queen
+            };
+            for c in if side == CastlingSide::King {
+                "O-O"
+            } else {
+                "O-O-O"
+            }
+            .chars()
+            {
+                push(&mut s, c);
+            }
+        } else {
+            let kind = self.kind_on(from).unwrap_or(PieceType::Pawn);
+            if kind == PieceType::Pawn {
+                if mv.is_capture() {
+                    push(&mut s, from.file().to_char());
+                }
+            } else {
+                push(&mut s, kind.to_char().to_ascii_uppercase());
+                let mut moves = MoveList::new();
+                self.generate(GenKind::All, &mut moves);
+                let rivals = moves.iter().filter(|m| {
+                    m.to() == to
+                        && m.from() != from
+                        && !m.is_castle()
+                        && self.kind_on(m.from()) == Some(kind)
+                });
+                let (mut any, mut same_file, mut same_rank) = (false, false, false);
+                for r in rivals {
+                    any = true;
+                    same_file |= r.from().file() == from.file();
+                    same_rank |= r.from().rank() == from.rank();
+                }
+                if any {
+                    if !same_file {
+                        push(&mut s, from.file().to_char());
+                    } else if !same_rank {
+                        push(&mut s, from.rank().to_char());
+                    } else {
+                        push(&mut s, from.file().to_char());
+                        push(&mut s, from.rank().to_char());
+                    }
+                }
+            }
+            if mv.is_capture() {
+                push(&mut s, 'x');
+            }
+            push(&mut s, to.file().to_char());
+            push(&mut s, to.rank().to_char());
+            if let Some(p) = mv.promotion() {
+                push(&mut s, '=');
+                push(&mut s, p.to_char().to_ascii_uppercase());
+            }
+        }
+        let mut after = *self;
+        after.play_unchecked(mv);
+        if after.in_check() {
+            push(&mut s, if after.has_legal_moves() { '+' } else { '#' });
+        }
+        San(s)
+    }
+
+    /// Reads a move in SAN and returns it if exactly one legal move matches.
+    ///
+    /// Accepts the usual variations: a missing or extra check mark, annotations (`!`, `?`),
+    /// `0-0` for `O-O`, promotions with or without `=`, and redundant disambiguation.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, ParseSanError};
+    /// let b = Board::default();
+    /// assert_eq!(b.parse_san("Nf3").unwrap(), b.parse_uci("g1f3").unwrap());
+    /// assert_eq!(b.parse_san("e4!").unwrap(), b.parse_uci("e2e4").unwrap());
+    /// assert_eq!(b.parse_san("Nd2"), Err(ParseSanError::Illegal));
+    /// assert_eq!(b.parse_san("Xe4"), Err(ParseSanError::Syntax));
+    /// ```
+    pub fn parse_san(&self, text: &str) -> Result<Move, ParseSanError> {
+        let text = text.trim_end_matches(['+', '#', '!', '?']);
+        if text.is_empty() || !text.is_ascii() || text.len() > 10 {
+            return Err(ParseSanError::Syntax);
+        }
+        let mut moves = MoveList::new();
+        self.generate(GenKind::All, &mut moves);
+
+        let castle = match text {
+            "O-O" | "0-0" => Some(CastlingSide::King),
+            "O-O-O" | "0-0-0" => Some(CastlingSide::Queen),
+            _ => None,
+        };
+        if let Some(side) = castle {
+            return moves
+                .into_iter()
+                .find(|m| {
+                    m.is_castle()
+                        && (m.to().file() > m.from().file()) == (side == CastlingSide::King)
+                })
+                .ok_or(ParseSanError::Illegal);
+        }
+
+        let mut bytes = text.as_bytes();
+        let kind = match bytes[0] {
+            b'N' => PieceType::Knight,
+            b'B' => PieceType::Bishop,
+            b'R' => PieceType::Rook,
+            b'Q' => PieceType::Queen,
+            b'K' => PieceType::King,
+            b'a'..=b'h' => PieceType::Pawn,
+            _ => return Err(ParseSanError::Syntax),
+        };
+        if kind != PieceType::Pawn {
+            bytes = &bytes[1..];
+        }
+        // Promotion suffix: "=Q" or "Q".
+        let mut promotion = None;
+        if let Some(&last) = bytes.last()
+            && matches!(last, b'N' | b'B' | b'R' | b'Q')
+        {
+            promotion = PieceType::from_char(last as char);
+            bytes = &bytes[..bytes.len() - 1];
+            if bytes.last() == Some(&b'=') {
+                bytes = &bytes[..bytes.len() - 1];
+            }
+        }
+        if bytes.len() < 2 {
+            return Err(ParseSanError::Syntax);
+        }
+        let (head, dest) = bytes.split_at(bytes.len() - 2);
+        let to = core::str::from_utf8(dest)
+            .ok()
+            .and_then(|d| d.parse::<Square>().ok())
+            .ok_or(ParseSanError::Syntax)?;
+        let mut head = head;
+        let mut capture = false;
+        if head.last() == Some(&b'x') {
+            capture = true;
+            head = &head[..head.len() - 1];
+        }
+        let (mut from_file, mut from_rank) = (None, None);
+        for &c in head {
+            if let Some(f) = File::from_char(c as char) {
+                if from_file.is_some() || from_rank.is_some() {
+                    return Err(ParseSanError::Syntax);
+                }
+                from_file = Some(f);
+            } else if let Some(r) = Rank::from_char(c as char) {
+                if from_rank.is_some() {
+                    return Err(ParseSanError::Syntax);
+                }
+                from_rank = Some(r);
+            } else {
+                return Err(ParseSanError::Syntax);
+            }
+        }
+        if promotion.is_some() && kind != PieceType::Pawn {
+            return Err(ParseSanError::Syntax);
+        }
+        if kind == PieceType::Pawn && from_file.is_none() {
+            // "e4" is a push from the e-file; a pawn capture always names its file.
+            from_file = Some(to.file());
+        }
+
+        let mut found = None;
+        for mv in moves {
+            if mv.is_castle()
+                || mv.to() != to
+                || self.kind_on(mv.from()) != Some(kind)
+                || mv.promotion() != promotion
+                || from_file.is_some_and(|f| mv.from().file() != f)
+                || from_rank.is_some_and(|r| mv.from().rank() != r)
+                || (capture && !mv.is_capture())
+            {
+                continue;
+            }
+            if found.is_some() {
+                return Err(ParseSanError::Ambiguous);
+            }
+            found = Some(mv);
+        }
+        found.ok_or(ParseSanError::Illegal)
+    }
+}

@@ -1,0 +1,51 @@
+//! Shared helpers for the integration tests: the perft suites of `../shared/data/perft/`.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// The shared data folder: `$CUTOFF_DATA` or `<repo>/../shared/data`.
+pub fn data_dir() -> PathBuf {
+    if let Ok(dir) = std::env::var("CUTOFF_DATA") {
+        return PathBuf::from(dir);
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+}
+
+pub struct PerftLine {
+    pub fen: String,
+    pub counts: Vec<(u32, u64)>,
+    pub chess960: bool,
+}
+
+pub fn suite(name: &str) -> Vec<PerftLine> {
+    let path = data_dir().join("perft").join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let mut parts = line.split(';');
+            let fen = parts.next().unwrap().trim().to_string();
+            let counts = parts
+                .map(|p| {
+                    let mut it = p.split_whitespace();
+                    let d = it.next().unwrap().trim_start_matches('D').parse().unwrap();
+                    let n = it.next().unwrap().parse().unwrap();
+                    (d, n)
+                })
+                .collect();
+            PerftLine {
+                fen,
+                counts,
+                chess960: name.contains("960"),
+            }
+        })
+        .collect()
+}
+
+/// Both suites.
+pub fn all_lines() -> Vec<PerftLine> {
+    let mut v = suite("standard.epd");
+    v.extend(suite("chess960.epd"));
+    v
+}

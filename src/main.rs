@@ -1,0 +1,74 @@
+//! The `cutoff` binary: the UCI engine by default, plus developer subcommands.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+use cutoff_board::{Board, STARTPOS_FEN};
+
+#[derive(Parser, Debug)]
+#[command(name = "cutoff", version, about = "Cutoff, a UCI chess engine")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree, split by root move (divide).
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// The position (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Chess960 castling rules and notation.
+        #[arg(long)]
+        chess960: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
+    let cli = Cli::parse();
+    match cli.command {
+        None => {
+            eprintln!("the UCI loop is not built yet; try `cutoff perft 5`");
+            ExitCode::SUCCESS
+        }
+        Some(Command::Perft {
+            depth,
+            fen,
+            chess960,
+        }) => perft(depth, fen.as_deref().unwrap_or(STARTPOS_FEN), chess960),
+    }
+}
+
+fn perft(depth: u32, fen: &str, chess960: bool) -> ExitCode {
+    let board = match Board::from_fen(fen, chess960) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let start = Instant::now();
+    let mut total = 0;
+    if depth == 0 {
+        total = 1;
+    } else {
+        for (mv, nodes) in board.divide(depth) {
+            println!("{}: {nodes}", board.uci(mv));
+            total += nodes;
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!();
+    println!("Nodes searched: {total}");
+    eprintln!(
+        "time {:.3} s, {:.1} Mnps",
+        secs,
+        total as f64 / secs.max(1e-9) / 1e6
+    );
+    ExitCode::SUCCESS
+}
