@@ -36,11 +36,7 @@ fn main() -> ExitCode {
             eprintln!("the UCI loop is not built yet; try `cutoff perft 5`");
             ExitCode::SUCCESS
         }
-        Some(Command::Perft {
-            depth,
-            fen,
-            chess960,
-        }) => perft(depth, fen.as_deref().unwrap_or(STARTPOS_FEN), chess960),
+        Some(Command::Perft { depth, fen, chess960 }) => perft(depth, fen.as_deref().unwrap_or(STARTPOS_FEN), chess960),
     }
 }
 
@@ -65,10 +61,6 @@ fn perft(depth: u32, fen: &str, chess960: bool) -> ExitCode {
     let secs = start.elapsed().as_secs_f64();
     println!();
     println!("Nodes searched: {total}");
-    eprintln!(
-        "time {:.3} s, {:.1} Mnps",
-        secs,
-        total as f64 / secs.max(1e-9) / 1e6
-    );
+    eprintln!("time {:.3} s, {:.1} Mnps", secs, total as f64 / secs.max(1e-9) / 1e6);
     ExitCode::SUCCESS
 }

@@ -1,9 +1,7 @@
 //! Sets of squares as 64-bit masks.
 
 use core::fmt;
-use core::ops::{
-    BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub, SubAssign,
-};
+use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub, SubAssign};
 
 use crate::{Color, File, Rank, Square};
 
@@ -81,21 +79,13 @@ impl Bitboard {
     /// The lowest square of the set, if any.
     #[inline(always)]
     pub const fn first(self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Square::index_const(self.0.trailing_zeros() as usize))
-        }
+        if self.0 == 0 { None } else { Some(Square::index_const(self.0.trailing_zeros() as usize)) }
     }
 
     /// The highest square of the set, if any.
     #[inline(always)]
     pub const fn last(self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Square::index_const(63 - self.0.leading_zeros() as usize))
-        }
+        if self.0 == 0 { None } else { Some(Square::index_const(63 - self.0.leading_zeros() as usize)) }
     }
 
     /// The lowest square when the set is known to be non-empty.
@@ -300,11 +290,7 @@ impl fmt::Debug for Bitboard {
         writeln!(f, "Bitboard(0x{:016X})", self.0)?;
         for rank in Rank::ALL.iter().rev() {
             for file in File::ALL {
-                let c = if self.has(Square::new(file, *rank)) {
-                    'X'
-                } else {
-                    '.'
-                };
+                let c = if self.has(Square::new(file, *rank)) { 'X' } else { '.' };
                 write!(f, "{c}")?;
             }
             writeln!(f)?;

@@ -4,10 +4,7 @@ use core::fmt;
 
 use crate::attacks;
 use crate::zobrist;
-use crate::{
-    Bitboard, CastlingRights, CastlingSide, Color, File, Move, MoveKind, Piece, PieceType, Rank,
-    Square,
-};
+use crate::{Bitboard, CastlingRights, CastlingSide, Color, File, Move, MoveKind, Piece, PieceType, Rank, Square};
 
 /// A chess position (standard chess or Chess960) with everything needed to generate and
 /// make moves: bitboards by piece type and colour, a square-to-piece table, castling rights
@@ -252,14 +249,10 @@ impl Board {
     #[inline(always)]
     pub(crate) fn attacked_with(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
         let them = self.by_color[by as usize];
-        let bq = (self.by_kind[PieceType::Bishop as usize]
-            | self.by_kind[PieceType::Queen as usize])
-            & them;
-        let rq = (self.by_kind[PieceType::Rook as usize] | self.by_kind[PieceType::Queen as usize])
-            & them;
+        let bq = (self.by_kind[PieceType::Bishop as usize] | self.by_kind[PieceType::Queen as usize]) & them;
+        let rq = (self.by_kind[PieceType::Rook as usize] | self.by_kind[PieceType::Queen as usize]) & them;
         (attacks::knight(sq) & self.by_kind[PieceType::Knight as usize] & them).is_nonempty()
-            || (attacks::pawn(!by, sq) & self.by_kind[PieceType::Pawn as usize] & them)
-                .is_nonempty()
+            || (attacks::pawn(!by, sq) & self.by_kind[PieceType::Pawn as usize] & them).is_nonempty()
             || (attacks::king(sq) & self.by_kind[PieceType::King as usize] & them).is_nonempty()
             || (attacks::bishop(sq, occupied) & bq).is_nonempty()
             || (attacks::rook(sq, occupied) & rq).is_nonempty()
@@ -321,14 +314,10 @@ impl Board {
         let king = self.king(us);
         let theirs = self.by_color[them as usize];
         let occupied = self.occupied();
-        let bq = (self.by_kind[PieceType::Bishop as usize]
-            | self.by_kind[PieceType::Queen as usize])
-            & theirs;
-        let rq = (self.by_kind[PieceType::Rook as usize] | self.by_kind[PieceType::Queen as usize])
-            & theirs;
-        let mut checkers =
-            (attacks::knight(king) & self.by_kind[PieceType::Knight as usize] & theirs)
-                | (attacks::pawn(us, king) & self.by_kind[PieceType::Pawn as usize] & theirs);
+        let bq = (self.by_kind[PieceType::Bishop as usize] | self.by_kind[PieceType::Queen as usize]) & theirs;
+        let rq = (self.by_kind[PieceType::Rook as usize] | self.by_kind[PieceType::Queen as usize]) & theirs;
+        let mut checkers = (attacks::knight(king) & self.by_kind[PieceType::Knight as usize] & theirs)
+            | (attacks::pawn(us, king) & self.by_kind[PieceType::Pawn as usize] & theirs);
         let mut pinned = Bitboard::EMPTY;
         let snipers = (attacks::rook(king, theirs) & rq) | (attacks::bishop(king, theirs) & bq);
         for sniper in snipers {
@@ -395,11 +384,7 @@ impl Board {
 
         match mv.kind() {
             MoveKind::Castle => {
-                let side = if to.file() > from.file() {
-                    CastlingSide::King
-                } else {
-                    CastlingSide::Queen
-                };
+                let side = if to.file() > from.file() { CastlingSide::King } else { CastlingSide::Queen };
                 let rook = Piece::new(us, PieceType::Rook);
                 self.remove(piece, from);
                 self.remove(rook, to);
@@ -408,11 +393,7 @@ impl Board {
             }
             kind => {
                 if mv.is_capture() {
-                    let target = if kind == MoveKind::EnPassant {
-                        Square::new(to.file(), from.rank())
-                    } else {
-                        to
-                    };
+                    let target = if kind == MoveKind::EnPassant { Square::new(to.file(), from.rank()) } else { to };
                     if let Some(captured) = self.mailbox[target as usize] {
                         self.remove(captured, target);
                     }
@@ -428,9 +409,7 @@ impl Board {
                     self.halfmove_clock = 0;
                     if kind == MoveKind::DoublePush {
                         let ep = Square::new(from.file(), Rank::Third.relative_to(us));
-                        if (attacks::pawn(us, ep) & self.colored_pieces(them, PieceType::Pawn))
-                            .is_nonempty()
-                        {
+                        if (attacks::pawn(us, ep) & self.colored_pieces(them, PieceType::Pawn)).is_nonempty() {
                             self.en_passant = Some(ep);
                             self.key ^= zobrist::en_passant(ep.file());
                         }
@@ -528,9 +507,7 @@ impl Board {
     /// assert!(!Board::default().is_insufficient_material());
     /// ```
     pub fn is_insufficient_material(&self) -> bool {
-        let heavy = self.pieces(PieceType::Pawn)
-            | self.pieces(PieceType::Rook)
-            | self.pieces(PieceType::Queen);
+        let heavy = self.pieces(PieceType::Pawn) | self.pieces(PieceType::Rook) | self.pieces(PieceType::Queen);
         if heavy.is_nonempty() {
             return false;
         }
@@ -539,8 +516,7 @@ impl Board {
         if (knights | bishops).len() <= 1 {
             return true;
         }
-        knights.is_empty()
-            && (bishops.is_subset(Bitboard::LIGHT) || bishops.is_subset(Bitboard::DARK))
+        knights.is_empty() && (bishops.is_subset(Bitboard::LIGHT) || bishops.is_subset(Bitboard::DARK))
     }
 
     /// Whether the 50-move rule allows a draw claim: at least 100 plies without capture or
@@ -567,11 +543,7 @@ impl Board {
             }
         }
         b.side_to_move = !self.side_to_move;
-        b.key ^= if b.side_to_move == Color::Black {
-            zobrist::side()
-        } else {
-            0
-        };
+        b.key ^= if b.side_to_move == Color::Black { zobrist::side() } else { 0 };
         let mut rights = CastlingRights::empty();
         for color in Color::ALL {
             for side in CastlingSide::ALL {
@@ -622,9 +594,7 @@ impl fmt::Display for Board {
         for rank in Rank::ALL.iter().rev() {
             writeln!(f, " +---+---+---+---+---+---+---+---+")?;
             for file in File::ALL {
-                let c = self
-                    .piece_on(Square::new(file, *rank))
-                    .map_or(' ', Piece::to_char);
+                let c = self.piece_on(Square::new(file, *rank)).map_or(' ', Piece::to_char);
                 write!(f, " | {c}")?;
             }
             writeln!(f, " | {}", rank.to_char())?;

@@ -32,11 +32,7 @@ impl Color {
     /// The colour with the given index (0 = White, anything else = Black).
     #[inline(always)]
     pub const fn from_index(index: usize) -> Color {
-        if index == 0 {
-            Color::White
-        } else {
-            Color::Black
-        }
+        if index == 0 { Color::White } else { Color::Black }
     }
 
     /// The FEN letter of the side to move: `w` or `b`.

@@ -4,9 +4,7 @@ use core::fmt;
 
 use crate::attacks;
 use crate::zobrist;
-use crate::{
-    Bitboard, Board, CastlingRights, CastlingSide, Color, File, Piece, PieceType, Rank, Square,
-};
+use crate::{Bitboard, Board, CastlingRights, CastlingSide, Color, File, Piece, PieceType, Rank, Square};
 
 /// Why a FEN string could not be read. Each variant names the FEN field at fault.
 ///
@@ -136,9 +134,7 @@ impl fmt::Display for PositionError {
             }
             PositionError::PawnOnBackRank => f.write_str("a pawn stands on the first or last rank"),
             PositionError::OppositeCheck => f.write_str("the side not to move is in check"),
-            PositionError::ImpossibleCheck => {
-                f.write_str("the side to move is in an impossible check")
-            }
+            PositionError::ImpossibleCheck => f.write_str("the side to move is in an impossible check"),
             PositionError::CastlingWithoutKingOrRook => {
                 f.write_str("a castling right has no king or rook on its home square")
             }
@@ -177,9 +173,7 @@ impl Board {
             for r in placement.split('/') {
                 count += 1;
                 if v.try_push(r).is_err() {
-                    return Err(ParseFenError::RankCount {
-                        found: placement.split('/').count(),
-                    });
+                    return Err(ParseFenError::RankCount { found: placement.split('/').count() });
                 }
             }
             if count != 8 {
@@ -231,10 +225,7 @@ impl Board {
         };
         let fullmove = match fields.next() {
             None => 1,
-            Some(t) => t
-                .parse::<u16>()
-                .map_err(|_| ParseFenError::FullmoveNumber)?
-                .max(1),
+            Some(t) => t.parse::<u16>().map_err(|_| ParseFenError::FullmoveNumber)?.max(1),
         };
         if fields.next().is_some() {
             return Err(ParseFenError::TooManyFields);
@@ -310,9 +301,7 @@ impl Board {
                 1 => {}
                 _ => return Err(PositionError::TooManyKings(color)),
             }
-            if self.colored(color).len() > 16
-                || self.colored_pieces(color, PieceType::Pawn).len() > 8
-            {
+            if self.colored(color).len() > 16 || self.colored_pieces(color, PieceType::Pawn).len() > 8 {
                 return Err(PositionError::TooManyPieces(color));
             }
         }
@@ -332,8 +321,7 @@ impl Board {
                 }
                 let rook = self.castle_rooks[color as usize][side as usize];
                 let home = Rank::First.relative_to(color);
-                let rook_ok = self.piece_on(rook) == Some(Piece::new(color, PieceType::Rook))
-                    && rook.rank() == home;
+                let rook_ok = self.piece_on(rook) == Some(Piece::new(color, PieceType::Rook)) && rook.rank() == home;
                 let king_ok = king.rank() == home
                     && match side {
                         CastlingSide::King => rook.file() > king.file(),
@@ -341,12 +329,7 @@ impl Board {
                     };
                 let standard_ok = self.chess960
                     || (king.file() == File::E
-                        && rook.file()
-                            == if side == CastlingSide::King {
-                                File::H
-                            } else {
-                                File::A
-                            });
+                        && rook.file() == if side == CastlingSide::King { File::H } else { File::A });
                 if !(rook_ok && king_ok && standard_ok) {
                     return Err(PositionError::CastlingWithoutKingOrRook);
                 }
@@ -376,11 +359,7 @@ fn parse_castling(board: &mut Board, text: &str) -> Result<(), ParseFenError> {
     }
     let mut rights = CastlingRights::empty();
     for c in text.chars() {
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
         let home = Rank::First.relative_to(color);
         let king_bb = board.colored_pieces(color, PieceType::King) & Bitboard::rank(home);
         let Some(king) = king_bb.first() else {
@@ -399,11 +378,7 @@ fn parse_castling(board: &mut Board, text: &str) -> Result<(), ParseFenError> {
             l @ 'a'..='h' => {
                 let file = File::from_char(l).ok_or(ParseFenError::Castling { found: c })?;
                 let sq = Square::new(file, home);
-                let side = if file > king.file() {
-                    CastlingSide::King
-                } else {
-                    CastlingSide::Queen
-                };
+                let side = if file > king.file() { CastlingSide::King } else { CastlingSide::Queen };
                 (side, rooks.has(sq).then_some(sq))
             }
             _ => return Err(ParseFenError::Castling { found: c }),
@@ -465,11 +440,7 @@ impl fmt::Display for Fen<'_> {
                         } else {
                             'q'
                         };
-                        let c = if color == Color::White {
-                            c.to_ascii_uppercase()
-                        } else {
-                            c
-                        };
+                        let c = if color == Color::White { c.to_ascii_uppercase() } else { c };
                         write!(f, "{c}")?;
                     }
                 }

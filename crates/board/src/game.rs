@@ -42,10 +42,7 @@ pub struct Game {
 impl Game {
     /// A game starting from `board`.
     pub fn new(board: Board) -> Game {
-        Game {
-            board,
-            history: Vec::new(),
-        }
+        Game { board, history: Vec::new() }
     }
 
     /// The current position.
@@ -79,13 +76,7 @@ impl Game {
     pub fn repetitions(&self) -> usize {
         let key = self.board.key();
         let window = (self.board.halfmove_clock() as usize).min(self.history.len());
-        self.history[self.history.len() - window..]
-            .iter()
-            .rev()
-            .skip(1)
-            .step_by(2)
-            .filter(|&&k| k == key)
-            .count()
+        self.history[self.history.len() - window..].iter().rev().skip(1).step_by(2).filter(|&&k| k == key).count()
     }
 
     /// The result of the game if it is over by the rules (mate, stalemate) or may be claimed
@@ -94,9 +85,7 @@ impl Game {
         let b = &self.board;
         if !b.has_legal_moves() {
             return Some(if b.in_check() {
-                Outcome::Checkmate {
-                    winner: !b.side_to_move(),
-                }
+                Outcome::Checkmate { winner: !b.side_to_move() }
             } else {
                 Outcome::Stalemate
             });

@@ -7,9 +7,7 @@
 //! generator means the three can never disagree.
 
 use crate::attacks;
-use crate::{
-    Bitboard, Board, CastlingRights, CastlingSide, Color, Move, MoveKind, PieceType, Rank, Square,
-};
+use crate::{Bitboard, Board, CastlingRights, CastlingSide, Color, Move, MoveKind, PieceType, Rank, Square};
 
 /// Which moves to generate.
 ///
@@ -72,11 +70,7 @@ impl Sink for Counter {
     #[inline(always)]
     fn pawns(&mut self, targets: Bitboard, _: i8, set: PawnSet) {
         let n = targets.len() as u64;
-        self.0 += if matches!(set, PawnSet::Promote | PawnSet::CapturePromote) {
-            4 * n
-        } else {
-            n
-        };
+        self.0 += if matches!(set, PawnSet::Promote | PawnSet::CapturePromote) { 4 * n } else { n };
     }
     #[inline(always)]
     fn single(&mut self, _: Move) {
@@ -90,11 +84,7 @@ impl<E: Extend<Move>> Sink for Lister<'_, E> {
     #[inline(always)]
     fn piece(&mut self, from: Square, targets: Bitboard, theirs: Bitboard) {
         for to in targets {
-            let kind = if theirs.has(to) {
-                MoveKind::Capture
-            } else {
-                MoveKind::Quiet
-            };
+            let kind = if theirs.has(to) { MoveKind::Capture } else { MoveKind::Quiet };
             self.0.extend(Some(Move::new(from, to, kind)));
         }
     }
@@ -104,10 +94,7 @@ impl<E: Extend<Move>> Sink for Lister<'_, E> {
             let from = Square::index_const((to as i8 - delta) as usize);
             match set {
                 PawnSet::Push => self.0.extend(Some(Move::new(from, to, MoveKind::Quiet))),
-                PawnSet::DoublePush => {
-                    self.0
-                        .extend(Some(Move::new(from, to, MoveKind::DoublePush)))
-                }
+                PawnSet::DoublePush => self.0.extend(Some(Move::new(from, to, MoveKind::DoublePush))),
                 PawnSet::Capture => self.0.extend(Some(Move::new(from, to, MoveKind::Capture))),
                 PawnSet::Promote => self.0.extend([
                     Move::new(from, to, MoveKind::PromoteQueen),
@@ -139,11 +126,7 @@ impl Sink for Finder {
     fn piece(&mut self, from: Square, targets: Bitboard, theirs: Bitboard) {
         let to = self.wanted.to();
         if from == self.wanted.from() && targets.has(to) {
-            let kind = if theirs.has(to) {
-                MoveKind::Capture
-            } else {
-                MoveKind::Quiet
-            };
+            let kind = if theirs.has(to) { MoveKind::Capture } else { MoveKind::Quiet };
             self.found |= self.wanted.kind() == kind;
         }
     }
@@ -228,15 +211,8 @@ impl Board {
             Some(p) if p.color() == self.side_to_move => {}
             _ => return false,
         }
-        let kind = if mv.is_noisy() {
-            GenKind::Noisy
-        } else {
-            GenKind::Quiet
-        };
-        let mut finder = Finder {
-            wanted: mv,
-            found: false,
-        };
+        let kind = if mv.is_noisy() { GenKind::Noisy } else { GenKind::Quiet };
+        let mut finder = Finder { wanted: mv, found: false };
         self.gen_moves(kind, from.bitboard(), &mut finder);
         finder.found
     }
@@ -293,34 +269,19 @@ impl Board {
             sink.piece(from, attacks::bishop(from, occupied) & targets, theirs);
         }
         for from in diagonal & pinned {
-            sink.piece(
-                from,
-                attacks::bishop(from, occupied) & targets & attacks::line(king, from),
-                theirs,
-            );
+            sink.piece(from, attacks::bishop(from, occupied) & targets & attacks::line(king, from), theirs);
         }
         let straight = (self.by_kind[PieceType::Rook as usize] | queens) & movable;
         for from in straight - pinned {
             sink.piece(from, attacks::rook(from, occupied) & targets, theirs);
         }
         for from in straight & pinned {
-            sink.piece(
-                from,
-                attacks::rook(from, occupied) & targets & attacks::line(king, from),
-                theirs,
-            );
+            sink.piece(from, attacks::rook(from, occupied) & targets & attacks::line(king, from), theirs);
         }
     }
 
     #[inline(always)]
-    fn gen_king<S: Sink>(
-        &self,
-        kind: GenKind,
-        king: Square,
-        ours: Bitboard,
-        theirs: Bitboard,
-        sink: &mut S,
-    ) {
+    fn gen_king<S: Sink>(&self, kind: GenKind, king: Square, ours: Bitboard, theirs: Bitboard, sink: &mut S) {
         let us = self.side_to_move;
         let mut targets = Bitboard::EMPTY;
         if kind.noisy() {
@@ -338,10 +299,7 @@ impl Board {
         }
         sink.piece(king, legal, theirs);
 
-        if kind.quiet()
-            && !self.in_check()
-            && self.castling.intersects(CastlingRights::for_color(us))
-        {
+        if kind.quiet() && !self.in_check() && self.castling.intersects(CastlingRights::for_color(us)) {
             for side in CastlingSide::ALL {
                 if !self.castling.contains(CastlingRights::new(us, side)) {
                     continue;
@@ -349,10 +307,7 @@ impl Board {
                 let rook = self.castle_rooks[us as usize][side as usize];
                 let king_to = side.king_destination(us);
                 let rook_to = side.rook_destination(us);
-                let path = attacks::between(king, king_to)
-                    | king_to
-                    | attacks::between(rook, rook_to)
-                    | rook_to;
+                let path = attacks::between(king, king_to) | king_to | attacks::between(rook, rook_to) | rook_to;
                 let occupied = (ours | theirs) - king - rook;
                 if (path & occupied).is_nonempty() {
                     continue;
@@ -360,10 +315,7 @@ impl Board {
                 // Every square the king crosses, its destination included, must be safe once
                 // the castling rook has left (in Chess960 that rook may shield the king).
                 let king_path = attacks::between(king, king_to) | king_to;
-                if king_path
-                    .into_iter()
-                    .all(|sq| !self.attacked_with(sq, !us, occupied))
-                {
+                if king_path.into_iter().all(|sq| !self.attacked_with(sq, !us, occupied)) {
                     sink.single(Move::new(king, rook, MoveKind::Castle));
                 }
             }
@@ -412,14 +364,8 @@ impl Board {
             let targets = theirs & check_mask;
             // Captures towards the a-file (west) and the h-file (east).
             let (west, east) = match us {
-                Color::White => (
-                    Bitboard((free.0 & NOT_A) << 7),
-                    Bitboard((free.0 & NOT_H) << 9),
-                ),
-                Color::Black => (
-                    Bitboard((free.0 & NOT_A) >> 9),
-                    Bitboard((free.0 & NOT_H) >> 7),
-                ),
+                Color::White => (Bitboard((free.0 & NOT_A) << 7), Bitboard((free.0 & NOT_H) << 9)),
+                Color::Black => (Bitboard((free.0 & NOT_A) >> 9), Bitboard((free.0 & NOT_H) >> 7)),
             };
             let (dw, de) = if us == Color::White { (7, 9) } else { (-9, -7) };
             sink.pawns(west & targets - last_rank, dw, PawnSet::Capture);
@@ -430,11 +376,7 @@ impl Board {
             for from in pawns & self.pinned - file_pinned {
                 let caps = attacks::pawn(us, from) & targets & attacks::line(king, from);
                 for to in caps {
-                    let set = if last_rank.has(to) {
-                        PawnSet::CapturePromote
-                    } else {
-                        PawnSet::Capture
-                    };
+                    let set = if last_rank.has(to) { PawnSet::CapturePromote } else { PawnSet::Capture };
                     sink.pawns(to.bitboard(), to as i8 - from as i8, set);
                 }
             }
@@ -456,16 +398,11 @@ impl Board {
         let captured = Square::new(ep.file(), from.rank());
         let occupied = (self.occupied() - from - captured) | ep;
         let theirs = self.colored(!us) - captured;
-        let bq = (self.by_kind[PieceType::Bishop as usize]
-            | self.by_kind[PieceType::Queen as usize])
-            & theirs;
-        let rq = (self.by_kind[PieceType::Rook as usize] | self.by_kind[PieceType::Queen as usize])
-            & theirs;
+        let bq = (self.by_kind[PieceType::Bishop as usize] | self.by_kind[PieceType::Queen as usize]) & theirs;
+        let rq = (self.by_kind[PieceType::Rook as usize] | self.by_kind[PieceType::Queen as usize]) & theirs;
         (attacks::bishop(king, occupied) & bq).is_empty()
             && (attacks::rook(king, occupied) & rq).is_empty()
-            && (attacks::knight(king) & self.by_kind[PieceType::Knight as usize] & theirs)
-                .is_empty()
-            && (attacks::pawn(us, king) & self.by_kind[PieceType::Pawn as usize] & theirs)
-                .is_empty()
+            && (attacks::knight(king) & self.by_kind[PieceType::Knight as usize] & theirs).is_empty()
+            && (attacks::pawn(us, king) & self.by_kind[PieceType::Pawn as usize] & theirs).is_empty()
     }
 }

@@ -195,11 +195,7 @@ impl Move {
     /// The piece a promotion promotes to.
     #[inline(always)]
     pub const fn promotion(self) -> Option<PieceType> {
-        if self.is_promotion() {
-            Some(PieceType::ALL[1 + (self.flag() & 3) as usize])
-        } else {
-            None
-        }
+        if self.is_promotion() { Some(PieceType::ALL[1 + (self.flag() & 3) as usize]) } else { None }
     }
 }
 

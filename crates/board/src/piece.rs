@@ -25,22 +25,11 @@ pub enum PieceType {
 
 impl PieceType {
     /// All six piece types, pawn first.
-    pub const ALL: [PieceType; 6] = [
-        PieceType::Pawn,
-        PieceType::Knight,
-        PieceType::Bishop,
-        PieceType::Rook,
-        PieceType::Queen,
-        PieceType::King,
-    ];
+    pub const ALL: [PieceType; 6] =
+        [PieceType::Pawn, PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen, PieceType::King];
 
     /// The four piece types a pawn may promote to, best first.
-    pub const PROMOTIONS: [PieceType; 4] = [
-        PieceType::Queen,
-        PieceType::Knight,
-        PieceType::Rook,
-        PieceType::Bishop,
-    ];
+    pub const PROMOTIONS: [PieceType; 4] = [PieceType::Queen, PieceType::Knight, PieceType::Rook, PieceType::Bishop];
 
     /// 0 for pawn ... 5 for king.
     #[inline(always)]
@@ -128,11 +117,7 @@ impl Piece {
     /// The colour of this piece.
     #[inline(always)]
     pub const fn color(self) -> Color {
-        if (self as u8) < 6 {
-            Color::White
-        } else {
-            Color::Black
-        }
+        if (self as u8) < 6 { Color::White } else { Color::Black }
     }
 
     /// The type of this piece.
@@ -149,11 +134,7 @@ impl Piece {
 
     /// Parses a FEN piece letter: uppercase is White, lowercase is Black.
     pub const fn from_char(c: char) -> Option<Piece> {
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
         match PieceType::from_char(c) {
             Some(kind) => Some(Piece::new(color, kind)),
             None => None,

@@ -92,11 +92,7 @@ impl Board {
             let Some((kind, sq)) = next else { break };
             if kind == PieceType::King {
                 // The king may only take if the opponent has nothing left to recapture with.
-                return if (attackers & self.colored(!stm)).is_nonempty() {
-                    !result
-                } else {
-                    result
-                };
+                return if (attackers & self.colored(!stm)).is_nonempty() { !result } else { result };
             }
             swap = value(kind) - swap;
             if swap < result as i32 {
@@ -104,13 +100,10 @@ impl Board {
             }
             occupied -= sq;
             match kind {
-                PieceType::Pawn | PieceType::Bishop => {
-                    attackers |= attacks::bishop(to, occupied) & bishops
-                }
+                PieceType::Pawn | PieceType::Bishop => attackers |= attacks::bishop(to, occupied) & bishops,
                 PieceType::Rook => attackers |= attacks::rook(to, occupied) & rooks,
                 PieceType::Queen => {
-                    attackers |= (attacks::bishop(to, occupied) & bishops)
-                        | (attacks::rook(to, occupied) & rooks)
+                    attackers |= (attacks::bishop(to, occupied) & bishops) | (attacks::rook(to, occupied) & rooks)
                 }
                 _ => {}
             }

@@ -48,16 +48,7 @@ pub enum Rank {
 
 impl File {
     /// All files from `a` to `h`.
-    pub const ALL: [File; 8] = [
-        File::A,
-        File::B,
-        File::C,
-        File::D,
-        File::E,
-        File::F,
-        File::G,
-        File::H,
-    ];
+    pub const ALL: [File; 8] = [File::A, File::B, File::C, File::D, File::E, File::F, File::G, File::H];
 
     /// The file with index `i` (0 = `a`). Panics if `i >= 8`.
     #[inline(always)]
@@ -92,16 +83,8 @@ impl File {
 
 impl Rank {
     /// All ranks from `1` to `8`.
-    pub const ALL: [Rank; 8] = [
-        Rank::First,
-        Rank::Second,
-        Rank::Third,
-        Rank::Fourth,
-        Rank::Fifth,
-        Rank::Sixth,
-        Rank::Seventh,
-        Rank::Eighth,
-    ];
+    pub const ALL: [Rank; 8] =
+        [Rank::First, Rank::Second, Rank::Third, Rank::Fourth, Rank::Fifth, Rank::Sixth, Rank::Seventh, Rank::Eighth];
 
     /// The rank with index `i`, or `None` if `i >= 8`.
     pub const fn try_from_index(i: usize) -> Option<Rank> {
@@ -243,11 +226,7 @@ impl Square {
     pub const fn offset(self, dfile: i8, drank: i8) -> Option<Square> {
         let f = (self as u8 & 7) as i8 + dfile;
         let r = (self as u8 >> 3) as i8 + drank;
-        if f >= 0 && f < 8 && r >= 0 && r < 8 {
-            Some(Square::ALL[(r * 8 + f) as usize])
-        } else {
-            None
-        }
+        if f >= 0 && f < 8 && r >= 0 && r < 8 { Some(Square::ALL[(r * 8 + f) as usize]) } else { None }
     }
 
     /// The bitboard with just this square.
@@ -273,11 +252,7 @@ impl FromStr for Square {
     type Err = ParseSquareError;
     fn from_str(s: &str) -> Result<Square, ParseSquareError> {
         let mut chars = s.chars();
-        match (
-            chars.next().and_then(File::from_char),
-            chars.next().and_then(Rank::from_char),
-            chars.next(),
-        ) {
+        match (chars.next().and_then(File::from_char), chars.next().and_then(Rank::from_char), chars.next()) {
             (Some(f), Some(r), None) => Ok(Square::new(f, r)),
             _ => Err(ParseSquareError),
         }

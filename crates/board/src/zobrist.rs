@@ -19,12 +19,7 @@ struct Keys {
 
 const fn make_keys() -> Keys {
     let mut state = 0x0C07_0FF0_C070_FF00u64;
-    let mut keys = Keys {
-        pieces: [[0; 64]; 12],
-        castling: [0; 16],
-        en_passant: [0; 8],
-        side: 0,
-    };
+    let mut keys = Keys { pieces: [[0; 64]; 12], castling: [0; 16], en_passant: [0; 8], side: 0 };
     let mut p = 0;
     while p < 12 {
         let mut s = 0;
@@ -35,12 +30,7 @@ const fn make_keys() -> Keys {
         p += 1;
     }
     // Castling keys are XORs of four per-right keys, so removing one right is one XOR of the difference.
-    let rights = [
-        splitmix(&mut state),
-        splitmix(&mut state),
-        splitmix(&mut state),
-        splitmix(&mut state),
-    ];
+    let rights = [splitmix(&mut state), splitmix(&mut state), splitmix(&mut state), splitmix(&mut state)];
     let mut c = 0;
     while c < 16 {
         let mut k = 0;

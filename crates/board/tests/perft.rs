@@ -8,8 +8,7 @@ use cutoff_board::Board;
 fn run(name: &str, max_nodes: u64) {
     let mut checked = 0;
     for line in common::suite(name) {
-        let board = Board::from_fen(&line.fen, line.chess960)
-            .unwrap_or_else(|e| panic!("{}: {e}", line.fen));
+        let board = Board::from_fen(&line.fen, line.chess960).unwrap_or_else(|e| panic!("{}: {e}", line.fen));
         for &(depth, expected) in &line.counts {
             if expected > max_nodes {
                 continue;

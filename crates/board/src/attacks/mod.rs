@@ -38,30 +38,9 @@ const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
     table
 }
 
-static KNIGHT: [Bitboard; 64] = leaper_table(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
-static KING: [Bitboard; 64] = leaper_table(&[
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-]);
-static PAWN: [[Bitboard; 64]; 2] = [
-    leaper_table(&[(-1, 1), (1, 1)]),
-    leaper_table(&[(-1, -1), (1, -1)]),
-];
+static KNIGHT: [Bitboard; 64] = leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
+static KING: [Bitboard; 64] = leaper_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
+static PAWN: [[Bitboard; 64]; 2] = [leaper_table(&[(-1, 1), (1, 1)]), leaper_table(&[(-1, -1), (1, -1)])];
 
 /// Walks from `sq` in direction (`df`, `dr`) until the edge or the first blocker (included).
 pub(crate) const fn ray_walk(sq: Square, df: i8, dr: i8, occupied: u64) -> u64 {
@@ -77,16 +56,7 @@ pub(crate) const fn ray_walk(sq: Square, df: i8, dr: i8, occupied: u64) -> u64 {
     bb
 }
 
-const DIRECTIONS: [(i8, i8); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
+const DIRECTIONS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 const fn line_tables() -> ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) {
     let mut between = [[Bitboard::EMPTY; 64]; 64];
@@ -172,21 +142,11 @@ mod tests {
     fn sliders_match_ray_walk_on_every_subset() {
         for sq in Square::ALL {
             for (mask, dirs, f) in [
-                (
-                    sliders::rook_mask(sq),
-                    &DIRECTIONS[..4],
-                    rook as fn(Square, Bitboard) -> Bitboard,
-                ),
-                (
-                    sliders::bishop_mask(sq),
-                    &DIRECTIONS[4..],
-                    bishop as fn(Square, Bitboard) -> Bitboard,
-                ),
+                (sliders::rook_mask(sq), &DIRECTIONS[..4], rook as fn(Square, Bitboard) -> Bitboard),
+                (sliders::bishop_mask(sq), &DIRECTIONS[4..], bishop as fn(Square, Bitboard) -> Bitboard),
             ] {
                 for occ in Bitboard(mask).subsets() {
-                    let slow = dirs
-                        .iter()
-                        .fold(0, |acc, &(df, dr)| acc | ray_walk(sq, df, dr, occ.0));
+                    let slow = dirs.iter().fold(0, |acc, &(df, dr)| acc | ray_walk(sq, df, dr, occ.0));
                     // Squares outside the mask must not change the result.
                     assert_eq!(f(sq, occ | Bitboard::EDGES - Bitboard(mask)).0 & slow, slow);
                     assert_eq!(f(sq, occ).0, slow, "{sq} {occ:?}");

@@ -183,23 +183,13 @@ struct Entry {
 }
 
 const fn entries(dirs: &[(i8, i8); 4], magics: &[u64; 64]) -> ([Entry; 64], usize) {
-    let mut out = [Entry {
-        mask: 0,
-        magic: 0,
-        shift: 0,
-        offset: 0,
-    }; 64];
+    let mut out = [Entry { mask: 0, magic: 0, shift: 0, offset: 0 }; 64];
     let mut offset = 0usize;
     let mut sq = 0;
     while sq < 64 {
         let mask = relevant_mask(Square::index_const(sq), dirs);
         let bits = mask.count_ones();
-        out[sq] = Entry {
-            mask,
-            magic: magics[sq],
-            shift: 64 - bits,
-            offset: offset as u32,
-        };
+        out[sq] = Entry { mask, magic: magics[sq], shift: 64 - bits, offset: offset as u32 };
         offset += 1 << bits;
         sq += 1;
     }

@@ -20,9 +20,7 @@ impl fmt::Display for ParseSanError {
         match self {
             ParseSanError::Syntax => f.write_str("malformed SAN move"),
             ParseSanError::Illegal => f.write_str("no legal move matches this SAN"),
-            ParseSanError::Ambiguous => {
-                f.write_str("ambiguous SAN: more than one legal move matches")
-            }
+            ParseSanError::Ambiguous => f.write_str("ambiguous SAN: more than one legal move matches"),
         }
     }
 }
@@ -65,18 +63,8 @@ impl Board {
         let from = mv.from();
         let to = mv.to();
         if mv.is_castle() {
-            let side = if to.file() > from.file() {
-                CastlingSide::King
-            } else {
-                CastlingSide::Queen
-            };
-            for c in if side == CastlingSide::King {
-                "O-O"
-            } else {
-                "O-O-O"
-            }
-            .chars()
-            {
+            let side = if to.file() > from.file() { CastlingSide::King } else { CastlingSide::Queen };
+            for c in if side == CastlingSide::King { "O-O" } else { "O-O-O" }.chars() {
                 push(&mut s, c);
             }
         } else {
@@ -90,10 +78,7 @@ impl Board {
                 let mut moves = MoveList::new();
                 self.generate(GenKind::All, &mut moves);
                 let rivals = moves.iter().filter(|m| {
-                    m.to() == to
-                        && m.from() != from
-                        && !m.is_castle()
-                        && self.kind_on(m.from()) == Some(kind)
+                    m.to() == to && m.from() != from && !m.is_castle() && self.kind_on(m.from()) == Some(kind)
                 });
                 let (mut any, mut same_file, mut same_rank) = (false, false, false);
                 for r in rivals {
@@ -159,10 +144,7 @@ impl Board {
         if let Some(side) = castle {
             return moves
                 .into_iter()
-                .find(|m| {
-                    m.is_castle()
-                        && (m.to().file() > m.from().file()) == (side == CastlingSide::King)
-                })
+                .find(|m| m.is_castle() && (m.to().file() > m.from().file()) == (side == CastlingSide::King))
                 .ok_or(ParseSanError::Illegal);
         }
 
@@ -194,10 +176,7 @@ impl Board {
             return Err(ParseSanError::Syntax);
         }
         let (head, dest) = bytes.split_at(bytes.len() - 2);
-        let to = core::str::from_utf8(dest)
-            .ok()
-            .and_then(|d| d.parse::<Square>().ok())
-            .ok_or(ParseSanError::Syntax)?;
+        let to = core::str::from_utf8(dest).ok().and_then(|d| d.parse::<Square>().ok()).ok_or(ParseSanError::Syntax)?;
         let mut head = head;
         let mut capture = false;
         if head.last() == Some(&b'x') {

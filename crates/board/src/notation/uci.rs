@@ -16,9 +16,9 @@ pub enum ParseUciMoveError {
 impl fmt::Display for ParseUciMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParseUciMoveError::Syntax => f.write_str(
-                "malformed UCI move: expected <from><to>[q|r|b|n], such as e2e4 or e7e8q",
-            ),
+            ParseUciMoveError::Syntax => {
+                f.write_str("malformed UCI move: expected <from><to>[q|r|b|n], such as e2e4 or e7e8q")
+            }
             ParseUciMoveError::Illegal => f.write_str("illegal move in this position"),
         }
     }
@@ -60,18 +60,10 @@ impl Board {
     pub fn uci(&self, mv: Move) -> UciMove {
         let mut to = mv.to();
         if mv.is_castle() && !self.chess960 {
-            let side = if to.file() > mv.from().file() {
-                CastlingSide::King
-            } else {
-                CastlingSide::Queen
-            };
+            let side = if to.file() > mv.from().file() { CastlingSide::King } else { CastlingSide::Queen };
             to = side.king_destination(self.side_to_move);
         }
-        UciMove {
-            from: mv.from(),
-            to,
-            promotion: mv.promotion(),
-        }
+        UciMove { from: mv.from(), to, promotion: mv.promotion() }
     }
 
     /// Reads a move in UCI notation and returns it if it is legal here.

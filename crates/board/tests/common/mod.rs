@@ -19,8 +19,7 @@ pub struct PerftLine {
 
 pub fn suite(name: &str) -> Vec<PerftLine> {
     let path = data_dir().join("perft").join(name);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|line| {
@@ -34,11 +33,7 @@ pub fn suite(name: &str) -> Vec<PerftLine> {
                     (d, n)
                 })
                 .collect();
-            PerftLine {
-                fen,
-                counts,
-                chess960: name.contains("960"),
-            }
+            PerftLine { fen, counts, chess960: name.contains("960") }
         })
         .collect()
 }
