@@ -368,11 +368,11 @@ fn parse_castling(board: &mut Board, text: &str) -> Result<(), ParseFenError> {
         let rooks = board.colored_pieces(color, PieceType::Rook) & Bitboard::rank(home);
         let (side, rook) = match c.to_ascii_lowercase() {
             'k' => {
-                let rook = (rooks & Bitboard(!0u64 << king as u8 + 1)).last();
+                let rook = (rooks & Bitboard(u64::MAX.checked_shl(king as u32 + 1).unwrap_or(0))).last();
                 (CastlingSide::King, rook)
             }
             'q' => {
-                let rook = (rooks & Bitboard((1u64 << king as u8) - 1)).first();
+                let rook = (rooks & Bitboard((1u64 << king as u32) - 1)).first();
                 (CastlingSide::Queen, rook)
             }
             l @ 'a'..='h' => {

@@ -23,7 +23,7 @@ mod square;
 mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter};
-pub use board::{Board, IllegalMoveError, STARTPOS_FEN};
+pub use board::{Board, IllegalMoveError, STARTPOS_FEN, Undo};
 pub use castling::{CastlingRights, CastlingSide};
 pub use color::Color;
 pub use fen::{Fen, ParseFenError, PositionError};
@@ -35,3 +35,6 @@ pub use notation::uci::{ParseUciMoveError, UciMove};
 pub use piece::{Piece, PieceType};
 pub use see::SEE_VALUES;
 pub use square::{File, ParseSquareError, Rank, Square};
+
+#[cfg(test)]
+mod tests;

@@ -259,7 +259,7 @@ impl Board {
 
         self.gen_pawns(kind, movable, king, theirs, occupied, check_mask, sink);
 
-        let knights = self.by_kind[PieceType::Knight as usize] & movable - pinned;
+        let knights = self.by_kind[PieceType::Knight as usize] & (movable - pinned);
         for from in knights {
             sink.piece(from, attacks::knight(from) & targets, theirs);
         }
@@ -355,7 +355,7 @@ impl Board {
         let single = pushers.forward(us) & empty;
         if kind.quiet() {
             let double = (single & third_rank).forward(us) & empty & check_mask;
-            sink.pawns(single & check_mask - last_rank, up, PawnSet::Push);
+            sink.pawns(single & (check_mask - last_rank), up, PawnSet::Push);
             sink.pawns(double, 2 * up, PawnSet::DoublePush);
         }
         if kind.noisy() {
@@ -368,12 +368,12 @@ impl Board {
                 Color::Black => (Bitboard((free.0 & NOT_A) >> 9), Bitboard((free.0 & NOT_H) >> 7)),
             };
             let (dw, de) = if us == Color::White { (7, 9) } else { (-9, -7) };
-            sink.pawns(west & targets - last_rank, dw, PawnSet::Capture);
-            sink.pawns(east & targets - last_rank, de, PawnSet::Capture);
+            sink.pawns(west & (targets - last_rank), dw, PawnSet::Capture);
+            sink.pawns(east & (targets - last_rank), de, PawnSet::Capture);
             sink.pawns(west & targets & last_rank, dw, PawnSet::CapturePromote);
             sink.pawns(east & targets & last_rank, de, PawnSet::CapturePromote);
 
-            for from in pawns & self.pinned - file_pinned {
+            for from in pawns & (self.pinned - file_pinned) {
                 let caps = attacks::pawn(us, from) & targets & attacks::line(king, from);
                 for to in caps {
                     let set = if last_rank.has(to) { PawnSet::CapturePromote } else { PawnSet::Capture };

@@ -15,18 +15,24 @@ impl Board {
         match depth {
             0 => 1,
             1 => self.count_moves(),
-            _ => {
-                let mut moves = MoveList::new();
-                self.generate(GenKind::All, &mut moves);
-                let mut nodes = 0;
-                for mv in moves {
-                    let mut child = *self;
-                    child.play_unchecked(mv);
-                    nodes += child.perft(depth - 1);
-                }
-                nodes
-            }
+            _ => self.clone().perft_in_place(depth),
         }
+    }
+
+    /// Make/unmake perft (measured faster than copy-make here).
+    fn perft_in_place(&mut self, depth: u32) -> u64 {
+        if depth <= 1 {
+            return self.count_moves();
+        }
+        let mut moves = MoveList::new();
+        self.generate(GenKind::All, &mut moves);
+        let mut nodes = 0;
+        for mv in moves {
+            let undo = self.make_move(mv);
+            nodes += self.perft_in_place(depth - 1);
+            self.unmake_move(mv, undo);
+        }
+        nodes
     }
 
     /// Perft split by root move ("divide"): each legal move with the leaf count below it,

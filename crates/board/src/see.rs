@@ -65,7 +65,7 @@ impl Board {
             return true;
         }
 
-        occupied = occupied - from | to;
+        occupied = (occupied - from) | to;
         let mut stm = self.side_to_move();
         let mut attackers = self.attackers_to(to, occupied) & occupied;
         let bishops = self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen);

@@ -148,7 +148,7 @@ mod tests {
                 for occ in Bitboard(mask).subsets() {
                     let slow = dirs.iter().fold(0, |acc, &(df, dr)| acc | ray_walk(sq, df, dr, occ.0));
                     // Squares outside the mask must not change the result.
-                    assert_eq!(f(sq, occ | Bitboard::EDGES - Bitboard(mask)).0 & slow, slow);
+                    assert_eq!(f(sq, occ | (Bitboard::EDGES - Bitboard(mask))).0 & slow, slow);
                     assert_eq!(f(sq, occ).0, slow, "{sq} {occ:?}");
                 }
             }

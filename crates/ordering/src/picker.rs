@@ -1,0 +1,548 @@
+//! The staged move picker.
+
+use arrayvec::ArrayVec;
+use cutoff_board::{Board, GenKind, Move, PieceType};
+
+use crate::{Histories, MAX_KILLERS, mvv_lva};
+
+/// Which ordering heuristics the picker uses, switchable at run time so that the effect of
+/// each can be measured (`cargo xtask ordering`). [`OrderingConfig::FULL`] is what the engine plays with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OrderingConfig {
+    /// Try the transposition-table move first.
+    pub tt_move: bool,
+    /// Generate noisy moves before quiet ones. Off means one list in generator order
+    /// (no ordering at all when every other switch is off too); staging needs it on.
+    pub noisy_first: bool,
+    /// Sort captures by MVV-LVA (off: generator order).
+    pub mvv_lva: bool,
+    /// Put captures that lose material (SEE < 0) and under-promotions after the quiet moves.
+    pub see_split: bool,
+    /// How many killer slots to use, 0 to [`MAX_KILLERS`].
+    pub killers: u8,
+    /// Try the countermove after the killers.
+    pub countermove: bool,
+    /// Sort quiet moves by butterfly history.
+    pub history: bool,
+    /// Staged generation: generate quiet moves only when the earlier stages did not cut off.
+    /// Off: generate everything, score it, then pick in the same order (same tree, more work).
+    pub staged: bool,
+    /// Verify killers and countermove with `is_legal` and try them before generating quiet
+    /// moves. Off: they are found and scored inside the generated quiet list (same order).
+    pub refutations_first: bool,
+    /// In check, use one evasion stage (all evasions, captures by MVV-LVA then quiets by
+    /// history). Off: the normal stages, fed with the evasion-restricted generator.
+    pub evasion_stage: bool,
+}
+
+impl OrderingConfig {
+    /// Every heuristic on, staged: the engine's setting.
+    pub const FULL: OrderingConfig = OrderingConfig {
+        tt_move: true,
+        noisy_first: true,
+        mvv_lva: true,
+        see_split: true,
+        killers: 2,
+        countermove: true,
+        history: true,
+        staged: true,
+        refutations_first: true,
+        evasion_stage: true,
+    };
+
+    /// No ordering at all: moves in generator order.
+    pub const NONE: OrderingConfig = OrderingConfig {
+        tt_move: false,
+        noisy_first: false,
+        mvv_lva: false,
+        see_split: false,
+        killers: 0,
+        countermove: false,
+        history: false,
+        staged: false,
+        refutations_first: false,
+        evasion_stage: false,
+    };
+}
+
+impl Default for OrderingConfig {
+    fn default() -> OrderingConfig {
+        OrderingConfig::FULL
+    }
+}
+
+/// The stage a [`MovePicker`] is in, or that its last move came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// The transposition-table move, before any generation.
+    TtMove,
+    /// Generating and scoring the noisy moves.
+    GenNoisy,
+    /// Captures and promotions that do not lose material, best MVV-LVA first.
+    GoodNoisy,
+    /// Killers, then the countermove, each checked with `is_legal`.
+    Refutations,
+    /// Generating and scoring the quiet moves.
+    GenQuiets,
+    /// Quiet moves by history.
+    Quiets,
+    /// Losing captures and under-promotions.
+    BadNoisy,
+    /// In check: generating all evasions.
+    GenEvasions,
+    /// In check: evasions, captures first.
+    Evasions,
+    /// Quiescence: the TT move if it is noisy.
+    QsTtMove,
+    /// Quiescence: generating the noisy moves.
+    QsGenNoisy,
+    /// Quiescence: noisy moves by MVV-LVA.
+    QsNoisy,
+    /// Unstaged mode: generating and scoring every move.
+    GenAll,
+    /// Unstaged mode: every move, in the staged order.
+    All,
+    /// Nothing left.
+    Done,
+}
+
+/// What the picker reads while it runs; borrowed anew at each [`MovePicker::next`] call so
+/// the picker holds no reference into the search.
+#[derive(Clone, Copy, Debug)]
+pub struct OrderCtx<'a> {
+    /// The position the picker was made for.
+    pub board: &'a Board,
+    /// The history tables (read only).
+    pub history: &'a Histories,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct ScoredMove {
+    mv: Move,
+    /// `score · 256 + (255 − generation index)`: unique within a list, so the order of
+    /// equal scores is the generation order whatever the selection algorithm.
+    key: i32,
+}
+
+#[inline(always)]
+fn key(score: i32, index: usize) -> i32 {
+    score * 256 + (255 - index as i32)
+}
+
+const TT_SCORE: i32 = 4_000_000;
+const GOOD_NOISY: i32 = 2_000_000;
+const KILLER_SCORE: i32 = 1_500_000;
+const COUNTER_SCORE: i32 = 1_400_000;
+const BAD_NOISY: i32 = -2_000_000;
+
+struct Push<'a>(&'a mut ArrayVec<ScoredMove, 256>);
+
+impl Extend<Move> for Push<'_> {
+    #[inline(always)]
+    fn extend<I: IntoIterator<Item = Move>>(&mut self, iter: I) {
+        for mv in iter {
+            // A legal position has at most 218 moves, so 256 slots never overflow.
+            self.0.push(ScoredMove { mv, key: 0 });
+        }
+    }
+}
+
+/// Returns the moves of a position one at a time, best first, generating them in stages
+/// so that an early beta cutoff saves the rest of the generation.
+///
+/// Main search: TT move → noisy moves with SEE ≥ 0 by MVV-LVA → killers and countermove
+/// (checked with `is_legal`, before quiet generation) → quiet moves by history → losing
+/// captures. In check: TT move → all evasions (captures by MVV-LVA, then quiets by history).
+/// Quiescence: the TT move if noisy → noisy moves by MVV-LVA (SEE pruning is the search's job);
+/// evasions when in check. Every legal move is returned exactly once (or, after
+/// [`MovePicker::skip_quiets`], every non-quiet one).
+///
+/// ```
+/// use cutoff_board::Board;
+/// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig};
+/// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+/// let history = Histories::boxed();
+/// let cx = OrderCtx { board: &board, history: &history };
+/// let mut picker = MovePicker::main(&board, None, [None; 3], None, OrderingConfig::FULL);
+/// let first = picker.next(&cx).unwrap();
+/// assert_eq!(board.uci(first).to_string(), "e4d5"); // the capture of the queen comes first
+/// let mut count = 1;
+/// while picker.next(&cx).is_some() { count += 1; }
+/// assert_eq!(count, board.legal_moves().len());
+/// ```
+#[derive(Clone, Debug)]
+pub struct MovePicker {
+    stage: Stage,
+    last: Stage,
+    config: OrderingConfig,
+    tt: Option<Move>,
+    /// Killers (newest first) then the countermove; `None` where unused.
+    refutations: [Option<Move>; MAX_KILLERS + 1],
+    next_refutation: usize,
+    /// How many of the refutation slots hold killers (the countermove follows them).
+    killers_filled: usize,
+    /// Refutations actually returned (so the quiet stage skips them).
+    returned: [Option<Move>; MAX_KILLERS + 1],
+    list: ArrayVec<ScoredMove, 256>,
+    cur: usize,
+    noisy_end: usize,
+    bad_end: usize,
+    skip_quiets: bool,
+    quiets_generated: bool,
+    noisy_generated: bool,
+}
+
+impl MovePicker {
+    fn with_stage(stage: Stage, config: OrderingConfig, tt: Option<Move>) -> MovePicker {
+        MovePicker {
+            stage,
+            last: stage,
+            config,
+            tt: if config.tt_move { tt } else { None },
+            refutations: [None; MAX_KILLERS + 1],
+            next_refutation: 0,
+            killers_filled: 0,
+            returned: [None; MAX_KILLERS + 1],
+            list: ArrayVec::new(),
+            cur: 0,
+            noisy_end: 0,
+            bad_end: 0,
+            skip_quiets: false,
+            quiets_generated: false,
+            noisy_generated: false,
+        }
+    }
+
+    /// A picker for a main-search node. `killers` are the ply's killers, newest first (only
+    /// the first `config.killers` are used); `counter` is the countermove of the previous move.
+    /// Any of the moves may be illegal here: each is checked before it is returned.
+    pub fn main(
+        board: &Board,
+        tt: Option<Move>,
+        killers: [Option<Move>; MAX_KILLERS],
+        counter: Option<Move>,
+        config: OrderingConfig,
+    ) -> MovePicker {
+        let stage = if board.in_check() && config.evasion_stage {
+            Stage::TtMove
+        } else if config.staged && config.noisy_first {
+            Stage::TtMove
+        } else {
+            Stage::GenAll
+        };
+        let mut picker = MovePicker::with_stage(stage, config, tt);
+        let used = (config.killers as usize).min(MAX_KILLERS);
+        let mut n = 0;
+        for killer in killers.into_iter().take(used).flatten() {
+            if !picker.refutations[..n].contains(&Some(killer)) {
+                picker.refutations[n] = Some(killer);
+                n += 1;
+            }
+        }
+        picker.killers_filled = n;
+        if config.countermove
+            && let Some(counter) = counter
+            && !picker.refutations[..n].contains(&Some(counter))
+        {
+            picker.refutations[n] = Some(counter);
+        }
+        picker
+    }
+
+    /// A picker for a quiescence node: the TT move if it is noisy, then noisy moves by
+    /// MVV-LVA; all evasions when in check.
+    pub fn qsearch(board: &Board, tt: Option<Move>, config: OrderingConfig) -> MovePicker {
+        if board.in_check() {
+            let mut config = config;
+            config.evasion_stage = true;
+            MovePicker::with_stage(Stage::TtMove, config, tt)
+        } else {
+            MovePicker::with_stage(Stage::QsTtMove, config, tt.filter(|m| m.is_noisy()))
+        }
+    }
+
+    /// Stops returning quiet moves (killers, countermove and quiets); losing captures still
+    /// come. For late-move and futility pruning.
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    /// The stage the last returned move came from.
+    pub fn last_stage(&self) -> Stage {
+        self.last
+    }
+
+    /// Whether the noisy moves have been generated (false when the TT move cut off first).
+    pub fn noisy_generated(&self) -> bool {
+        self.noisy_generated
+    }
+
+    /// Whether the quiet moves have been generated (false when an earlier stage cut off).
+    pub fn quiets_generated(&self) -> bool {
+        self.quiets_generated
+    }
+
+    /// Swaps the best remaining entry of `cur..end` into `cur` and returns it.
+    #[inline(always)]
+    fn pick_best(&mut self, end: usize) -> ScoredMove {
+        let mut best = self.cur;
+        for i in self.cur + 1..end {
+            if self.list[i].key > self.list[best].key {
+                best = i;
+            }
+        }
+        self.list.swap(self.cur, best);
+        let sm = self.list[self.cur];
+        self.cur += 1;
+        sm
+    }
+
+    #[inline(always)]
+    fn noisy_score(&self, board: &Board, mv: Move) -> i32 {
+        if self.config.mvv_lva { mvv_lva(board, mv) } else { 0 }
+    }
+
+    #[inline(always)]
+    fn is_bad_noisy(&self, board: &Board, mv: Move) -> bool {
+        self.config.see_split && (matches!(mv.promotion(), Some(p) if p != PieceType::Queen) || !board.see_ge(mv, 0))
+    }
+
+    /// The ordering score of a refutation slot: killers newest first, then the countermove.
+    #[inline(always)]
+    fn refutation_score(&self, slot: usize) -> i32 {
+        if slot < self.killers_filled { KILLER_SCORE - slot as i32 } else { COUNTER_SCORE }
+    }
+
+    #[inline(always)]
+    fn quiet_score(&self, cx: &OrderCtx, mv: Move) -> i32 {
+        if !self.config.refutations_first
+            && let Some(slot) = self.refutations.iter().position(|&r| r == Some(mv))
+        {
+            return self.refutation_score(slot);
+        }
+        if self.config.history { cx.history.butterfly.get(cx.board.side_to_move(), mv) } else { 0 }
+    }
+
+    #[inline(always)]
+    fn is_returned(&self, mv: Move) -> bool {
+        self.tt == Some(mv) || self.returned.contains(&Some(mv))
+    }
+
+    /// The next move, or `None` when every move has been returned.
+    pub fn next(&mut self, cx: &OrderCtx) -> Option<Move> {
+        let board = cx.board;
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = if board.in_check() && self.config.evasion_stage {
+                        Stage::GenEvasions
+                    } else {
+                        Stage::GenNoisy
+                    };
+                    if let Some(tt) = self.tt {
+                        if board.is_legal(tt) {
+                            self.last = Stage::TtMove;
+                            return Some(tt);
+                        }
+                        self.tt = None;
+                    }
+                }
+                Stage::GenNoisy => {
+                    board.generate(GenKind::Noisy, &mut Push(&mut self.list));
+                    self.noisy_generated = true;
+                    for i in 0..self.list.len() {
+                        let mv = self.list[i].mv;
+                        self.list[i].key = key(self.noisy_score(board, mv), i);
+                    }
+                    self.noisy_end = self.list.len();
+                    self.stage = Stage::GoodNoisy;
+                }
+                Stage::GoodNoisy => {
+                    while self.cur < self.noisy_end {
+                        let sm = self.pick_best(self.noisy_end);
+                        if self.tt == Some(sm.mv) {
+                            continue;
+                        }
+                        if self.is_bad_noisy(board, sm.mv) {
+                            self.list[self.bad_end] = sm;
+                            self.bad_end += 1;
+                            continue;
+                        }
+                        self.last = Stage::GoodNoisy;
+                        return Some(sm.mv);
+                    }
+                    self.stage = if self.config.refutations_first { Stage::Refutations } else { Stage::GenQuiets };
+                }
+                Stage::Refutations => {
+                    while !self.skip_quiets && self.next_refutation < self.refutations.len() {
+                        let i = self.next_refutation;
+                        self.next_refutation += 1;
+                        let Some(mv) = self.refutations[i] else { continue };
+                        if mv.is_quiet() && self.tt != Some(mv) && board.is_legal(mv) {
+                            self.returned[i] = Some(mv);
+                            self.last = Stage::Refutations;
+                            return Some(mv);
+                        }
+                    }
+                    self.stage = Stage::GenQuiets;
+                }
+                Stage::GenQuiets => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadNoisy;
+                        self.cur = 0;
+                        continue;
+                    }
+                    self.cur = self.list.len();
+                    let start = self.cur;
+                    board.generate(GenKind::Quiet, &mut Push(&mut self.list));
+                    self.quiets_generated = true;
+                    for i in start..self.list.len() {
+                        let mv = self.list[i].mv;
+                        self.list[i].key = key(self.quiet_score(cx, mv), i - start);
+                    }
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    while !self.skip_quiets && self.cur < self.list.len() {
+                        let sm = self.pick_best(self.list.len());
+                        if self.is_returned(sm.mv) {
+                            continue;
+                        }
+                        self.last = Stage::Quiets;
+                        return Some(sm.mv);
+                    }
+                    self.stage = Stage::BadNoisy;
+                    self.cur = 0;
+                }
+                Stage::BadNoisy => {
+                    if self.cur < self.bad_end {
+                        let mv = self.list[self.cur].mv;
+                        self.cur += 1;
+                        self.last = Stage::BadNoisy;
+                        return Some(mv);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenEvasions => {
+                    board.generate(GenKind::All, &mut Push(&mut self.list));
+                    self.noisy_generated = true;
+                    self.quiets_generated = true;
+                    for i in 0..self.list.len() {
+                        let mv = self.list[i].mv;
+                        let score = if mv.is_noisy() {
+                            GOOD_NOISY + self.noisy_score(board, mv)
+                        } else if self.config.history {
+                            cx.history.butterfly.get(board.side_to_move(), mv)
+                        } else {
+                            0
+                        };
+                        self.list[i].key = key(score, i);
+                    }
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => {
+                    while self.cur < self.list.len() {
+                        let sm = self.pick_best(self.list.len());
+                        if self.tt == Some(sm.mv) || (self.skip_quiets && sm.mv.is_quiet()) {
+                            continue;
+                        }
+                        self.last = Stage::Evasions;
+                        return Some(sm.mv);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::QsTtMove => {
+                    self.stage = Stage::QsGenNoisy;
+                    if let Some(tt) = self.tt {
+                        if board.is_legal(tt) {
+                            self.last = Stage::QsTtMove;
+                            return Some(tt);
+                        }
+                        self.tt = None;
+                    }
+                }
+                Stage::QsGenNoisy => {
+                    board.generate(GenKind::Noisy, &mut Push(&mut self.list));
+                    self.noisy_generated = true;
+                    for i in 0..self.list.len() {
+                        let mv = self.list[i].mv;
+                        self.list[i].key = key(self.noisy_score(board, mv), i);
+                    }
+                    self.stage = Stage::QsNoisy;
+                }
+                Stage::QsNoisy => {
+                    while self.cur < self.list.len() {
+                        let sm = self.pick_best(self.list.len());
+                        if self.tt == Some(sm.mv) {
+                            continue;
+                        }
+                        self.last = Stage::QsNoisy;
+                        return Some(sm.mv);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenAll => {
+                    self.gen_all(cx);
+                    self.stage = Stage::All;
+                }
+                Stage::All => {
+                    while self.cur < self.list.len() {
+                        let sm = self.pick_best(self.list.len());
+                        if self.skip_quiets && sm.mv.is_quiet() && self.tt != Some(sm.mv) {
+                            continue;
+                        }
+                        self.last = Stage::All;
+                        return Some(sm.mv);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    /// Unstaged mode: generate and score everything so that picking by key gives exactly the
+    /// staged order.
+    fn gen_all(&mut self, cx: &OrderCtx) {
+        let board = cx.board;
+        self.noisy_generated = true;
+        self.quiets_generated = true;
+        if !self.config.noisy_first {
+            board.generate(GenKind::All, &mut Push(&mut self.list));
+            for i in 0..self.list.len() {
+                let mv = self.list[i].mv;
+                let score = if self.tt == Some(mv) {
+                    TT_SCORE
+                } else if mv.is_noisy() {
+                    self.noisy_score(board, mv)
+                } else {
+                    self.quiet_score(cx, mv)
+                };
+                self.list[i].key = key(score, i);
+            }
+            return;
+        }
+        board.generate(GenKind::Noisy, &mut Push(&mut self.list));
+        let noisy_end = self.list.len();
+        for i in 0..noisy_end {
+            let mv = self.list[i].mv;
+            let base = if self.is_bad_noisy(board, mv) { BAD_NOISY } else { GOOD_NOISY };
+            let score = if self.tt == Some(mv) { TT_SCORE } else { base + self.noisy_score(board, mv) };
+            self.list[i].key = key(score, i);
+        }
+        board.generate(GenKind::Quiet, &mut Push(&mut self.list));
+        for i in noisy_end..self.list.len() {
+            let mv = self.list[i].mv;
+            let score = if self.tt == Some(mv) {
+                TT_SCORE
+            } else if let Some(r) = self.refutations.iter().position(|&r| r == Some(mv)) {
+                self.refutation_score(r)
+            } else if self.config.history {
+                cx.history.butterfly.get(board.side_to_move(), mv)
+            } else {
+                0
+            };
+            self.list[i].key = key(score, i - noisy_end);
+        }
+    }
+}

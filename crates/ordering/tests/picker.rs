@@ -1,0 +1,154 @@
+//! The picker returns exactly the legal moves, each once, whatever TT, killer and counter
+//! moves it is given (random 16-bit values, moves from other positions, legal moves), under
+//! every configuration; and the staged and unstaged modes return the same order.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use cutoff_board::{Board, Color, GenKind, Move, MoveList};
+use cutoff_ordering::{Histories, MAX_KILLERS, MovePicker, OrderCtx, OrderingConfig};
+
+fn data_dir() -> PathBuf {
+    std::env::var("CUTOFF_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"))
+}
+
+fn suite_positions() -> Vec<Board> {
+    let mut boards = Vec::new();
+    for (file, chess960) in [("standard.epd", false), ("chess960.epd", true)] {
+        let path = data_dir().join("perft").join(file);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let fen = line.split(';').next().unwrap().trim();
+            boards.push(Board::from_fen(fen, chess960).unwrap());
+        }
+    }
+    boards
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// A move that is legal here, legal elsewhere, or just 16 random bits.
+    fn candidate(&mut self, legal: &MoveList, elsewhere: &[Move]) -> Option<Move> {
+        match self.next() % 4 {
+            0 => None,
+            1 if !legal.is_empty() => Some(legal[(self.next() % legal.len() as u64) as usize]),
+            2 if !elsewhere.is_empty() => Some(elsewhere[(self.next() % elsewhere.len() as u64) as usize]),
+            _ => Move::from_raw(self.next() as u16),
+        }
+    }
+}
+
+fn drain(picker: &mut MovePicker, cx: &OrderCtx) -> Vec<Move> {
+    std::iter::from_fn(|| picker.next(cx)).collect()
+}
+
+fn configs() -> Vec<OrderingConfig> {
+    let full = OrderingConfig::FULL;
+    vec![
+        full,
+        OrderingConfig::NONE,
+        OrderingConfig { staged: false, ..full },
+        OrderingConfig { refutations_first: false, ..full },
+        OrderingConfig { evasion_stage: false, ..full },
+        OrderingConfig { killers: 3, countermove: false, ..full },
+        OrderingConfig { killers: 1, see_split: false, mvv_lva: false, ..full },
+    ]
+}
+
+/// Histories with random scores, so that quiet ordering is exercised.
+fn random_histories(rng: &mut Rng, boards: &[Board]) -> Box<Histories> {
+    let mut h = Histories::boxed();
+    for b in boards.iter().take(50) {
+        for mv in b.legal_moves() {
+            let bonus = (rng.next() % 4000) as i32 - 2000;
+            h.butterfly.update(Color::White, mv, bonus);
+            h.butterfly.update(Color::Black, mv, -bonus);
+        }
+    }
+    h
+}
+
+#[test]
+fn picker_returns_each_legal_move_once() {
+    let roots = suite_positions();
+    let mut rng = Rng(42);
+    let history = random_histories(&mut rng, &roots);
+    let configs = configs();
+    let mut elsewhere: Vec<Move> = Vec::new();
+    let mut nodes = 0;
+    for (n, root) in roots.iter().enumerate() {
+        // The root and its children: in-check positions come up among the children.
+        let mut boards = vec![*root];
+        if n % 4 == 0 {
+            for mv in root.legal_moves() {
+                let mut child = *root;
+                child.play_unchecked(mv);
+                boards.push(child);
+            }
+        }
+        for board in boards {
+            nodes += 1;
+            let legal = board.legal_moves();
+            let expected: HashSet<Move> = legal.iter().copied().collect();
+            let mut noisy = MoveList::new();
+            board.generate(GenKind::Noisy, &mut noisy);
+            let cx = OrderCtx { board: &board, history: &history };
+            for config in &configs {
+                let tt = rng.candidate(&legal, &elsewhere);
+                let mut killers = [None; MAX_KILLERS];
+                for k in &mut killers {
+                    *k = rng.candidate(&legal, &elsewhere);
+                }
+                let counter = rng.candidate(&legal, &elsewhere);
+
+                let mut picker = MovePicker::main(&board, tt, killers, counter, *config);
+                let got = drain(&mut picker, &cx);
+                let set: HashSet<Move> = got.iter().copied().collect();
+                assert_eq!(set.len(), got.len(), "duplicate move in {} with {config:?}: {got:?}", board.fen());
+                assert_eq!(set, expected, "wrong move set in {} with {config:?}", board.fen());
+                if config.tt_move && tt.is_some_and(|m| expected.contains(&m)) {
+                    assert_eq!(got.first().copied(), tt, "TT move not first in {}", board.fen());
+                }
+
+                // Staged and unstaged pick the same order.
+                if config.staged {
+                    let unstaged = OrderingConfig { staged: false, ..*config };
+                    let mut other = MovePicker::main(&board, tt, killers, counter, unstaged);
+                    assert_eq!(drain(&mut other, &cx), got, "staged != unstaged in {} with {config:?}", board.fen());
+                    let inside = OrderingConfig { refutations_first: false, ..*config };
+                    let mut other = MovePicker::main(&board, tt, killers, counter, inside);
+                    assert_eq!(drain(&mut other, &cx), got, "refutations placement changed order in {}", board.fen());
+                }
+
+                // skip_quiets right away: exactly the noisy moves come, plus a legal TT move
+                // (returned first, before skipping can apply).
+                let mut picker = MovePicker::main(&board, tt, killers, counter, *config);
+                picker.skip_quiets();
+                let got: HashSet<Move> = drain(&mut picker, &cx).into_iter().collect();
+                let legal_tt = tt.filter(|m| config.tt_move && expected.contains(m));
+                let want: HashSet<Move> = noisy.iter().copied().chain(legal_tt).collect();
+                assert_eq!(got, want, "skip_quiets in {} with {config:?}", board.fen());
+
+                // Quiescence: noisy moves (and a legal noisy TT move), or every evasion in check.
+                let mut picker = MovePicker::qsearch(&board, tt, *config);
+                let got = drain(&mut picker, &cx);
+                let set: HashSet<Move> = got.iter().copied().collect();
+                assert_eq!(set.len(), got.len(), "qsearch duplicate in {}", board.fen());
+                let want: HashSet<Move> =
+                    if board.in_check() { expected.clone() } else { noisy.iter().copied().collect() };
+                assert_eq!(set, want, "qsearch set in {}", board.fen());
+            }
+            elsewhere.extend(legal.iter().take(3));
+        }
+    }
+    assert!(nodes > 3000, "{nodes} nodes");
+}
