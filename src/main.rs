@@ -26,6 +26,13 @@ enum Command {
         #[arg(long)]
         chess960: bool,
     },
+    /// Search the embedded bench positions to a fixed depth (single thread, 16 MiB hash) and
+    /// print the total nodes and speed; the node count depends only on the build.
+    Bench {
+        /// Search depth.
+        #[arg(default_value_t = cutoff_uci::DEFAULT_BENCH_DEPTH)]
+        depth: u32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -33,7 +40,20 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => {
-            eprintln!("the UCI loop is not built yet; try `cutoff perft 5`");
+            let mut uci = cutoff_uci::Uci::new(cutoff_uci::Output::new(std::io::stdout()));
+            uci.run(std::io::stdin().lock());
+            ExitCode::SUCCESS
+        }
+        Some(Command::Bench { depth }) => {
+            let result = cutoff_uci::run_bench(depth.clamp(1, 64), Default::default(), |line| eprintln!("{line}"));
+            let s = result.stats;
+            eprintln!(
+                "{} positions, depth {depth}: first-move cutoff rate {:.3}, average cutoff index {:.2}",
+                result.positions,
+                s.first_move_cutoff_rate(),
+                s.average_cutoff_index()
+            );
+            println!("{} nodes {} nps", result.nodes, result.nps());
             ExitCode::SUCCESS
         }
         Some(Command::Perft { depth, fen, chess960 }) => perft(depth, fen.as_deref().unwrap_or(STARTPOS_FEN), chess960),

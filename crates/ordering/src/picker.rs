@@ -223,13 +223,8 @@ impl MovePicker {
         counter: Option<Move>,
         config: OrderingConfig,
     ) -> MovePicker {
-        let stage = if board.in_check() && config.evasion_stage {
-            Stage::TtMove
-        } else if config.staged && config.noisy_first {
-            Stage::TtMove
-        } else {
-            Stage::GenAll
-        };
+        let staged = (board.in_check() && config.evasion_stage) || (config.staged && config.noisy_first);
+        let stage = if staged { Stage::TtMove } else { Stage::GenAll };
         let mut picker = MovePicker::with_stage(stage, config, tt);
         let used = (config.killers as usize).min(MAX_KILLERS);
         let mut n = 0;

@@ -1,0 +1,418 @@
+//! The engine: the shared transposition table, the search threads, limits and reporting.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use cutoff_board::{Board, Move};
+use cutoff_ordering::OrderingConfig;
+use cutoff_tt::{ResizeError, TranspositionTable};
+
+use crate::limits::{Limits, TimeBudget};
+use crate::worker::Worker;
+use crate::{IterationInfo, Stats};
+
+/// Search features that can be switched off, to measure them or to search with plain
+/// alpha-beta (so that only move ordering changes the tree).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Features {
+    /// Cut off on transposition-table bounds at non-PV nodes.
+    pub tt_cutoffs: bool,
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Reverse futility pruning.
+    pub reverse_futility: bool,
+    /// Late-move reductions.
+    pub lmr: bool,
+    /// Aspiration windows at the root.
+    pub aspiration: bool,
+    /// Principal variation search (null windows after the first move).
+    pub pvs: bool,
+    /// Extend by one ply when in check.
+    pub check_extension: bool,
+    /// Skip captures with negative SEE in quiescence search.
+    pub qsearch_see: bool,
+    /// Quiescence pruning beyond SEE: delta pruning (captures that cannot lift the score to
+    /// alpha even with a margin; only winning captures when far below alpha) and, after two
+    /// captures, only recaptures, promotions and checks.
+    pub qsearch_delta: bool,
+}
+
+impl Features {
+    /// Everything on: how the engine plays.
+    pub const FULL: Features = Features {
+        tt_cutoffs: true,
+        null_move: true,
+        reverse_futility: true,
+        lmr: true,
+        aspiration: true,
+        pvs: true,
+        check_extension: true,
+        qsearch_see: true,
+        qsearch_delta: true,
+    };
+
+    /// Plain alpha-beta with quiescence search and check extension: nothing prunes, so
+    /// ordering alone decides the size of the tree.
+    pub const PLAIN: Features = Features {
+        tt_cutoffs: false,
+        null_move: false,
+        reverse_futility: false,
+        lmr: false,
+        aspiration: false,
+        pvs: false,
+        check_extension: true,
+        qsearch_see: false,
+        qsearch_delta: false,
+    };
+}
+
+impl Default for Features {
+    fn default() -> Features {
+        Features::FULL
+    }
+}
+
+/// Engine options (the UCI options that concern the search).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Number of search threads (lazy SMP).
+    pub threads: usize,
+    /// Number of principal variations to report.
+    pub multipv: usize,
+    /// Time to keep in reserve per move for GUI and operating-system delays.
+    pub move_overhead: Duration,
+    /// Move-ordering heuristics.
+    pub ordering: OrderingConfig,
+    /// Search features.
+    pub features: Features,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions {
+            threads: 1,
+            multipv: 1,
+            move_overhead: Duration::from_millis(30),
+            ordering: OrderingConfig::FULL,
+            features: Features::FULL,
+        }
+    }
+}
+
+/// Stop and ponder signals, shared between the protocol thread and the search.
+///
+/// The protocol thread calls [`SearchControl::reset`] before starting a search (so a `stop`
+/// that arrives right after `go` is never lost), [`SearchControl::stop`] on `stop`, and
+/// [`SearchControl::ponderhit`] on `ponderhit`.
+#[derive(Debug)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    epoch: Instant,
+    /// Milliseconds since `epoch` at which our clock started (`u64::MAX`: not yet, pondering).
+    clock_start: AtomicU64,
+}
+
+impl Default for SearchControl {
+    fn default() -> SearchControl {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            epoch: Instant::now(),
+            clock_start: AtomicU64::new(0),
+        }
+    }
+}
+
+impl SearchControl {
+    /// Prepares for a new search: clears the stop flag and starts the clock now, or (when
+    /// `ponder`) only at `ponderhit`.
+    pub fn reset(&self, ponder: bool) {
+        self.stop.store(false, Ordering::SeqCst);
+        self.pondering.store(ponder, Ordering::SeqCst);
+        let start = if ponder { u64::MAX } else { self.now_ms() };
+        self.clock_start.store(start, Ordering::SeqCst);
+    }
+
+    /// Asks the search to stop as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether a stop was requested.
+    pub fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: keep searching, now on our own clock.
+    pub fn ponderhit(&self) {
+        self.clock_start.store(self.now_ms(), Ordering::SeqCst);
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// Whether the search is pondering (no `ponderhit` yet).
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    /// Time used on our clock so far, or `None` while pondering.
+    fn clock_elapsed(&self) -> Option<Duration> {
+        let start = self.clock_start.load(Ordering::Relaxed);
+        (start != u64::MAX).then(|| Duration::from_millis(self.now_ms().saturating_sub(start)))
+    }
+}
+
+/// What the search reports while it runs (the main thread only).
+#[derive(Clone, Debug)]
+pub enum Report {
+    /// A finished iteration, or an aspiration-window failure (`bound` set).
+    Iteration(IterationInfo),
+    /// The root move being searched (sent only after 3 seconds).
+    CurrMove {
+        /// The iteration depth.
+        depth: u32,
+        /// The move.
+        mv: Move,
+        /// Its 1-based number in the root move list.
+        number: usize,
+    },
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The best move, or `None` when the position has no legal move.
+    pub best_move: Option<Move>,
+    /// The expected reply, for pondering.
+    pub ponder_move: Option<Move>,
+    /// The score of the best move, in centipawns or mate scores (see `cutoff_tt::MATE`).
+    pub score: i32,
+    /// The last completed depth.
+    pub depth: u32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Statistics of the main thread.
+    pub stats: Stats,
+    /// Wall time of the search.
+    pub time: Duration,
+}
+
+/// Everything the threads of one search share.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a SearchControl,
+    /// Set when the main thread ends the search (limits reached); stops the helpers.
+    pub abort: AtomicBool,
+    pub limits: &'a Limits,
+    pub budget: Option<TimeBudget>,
+    pub options: SearchOptions,
+    pub ordering: OrderingConfig,
+    pub features: Features,
+    pub start: Instant,
+    pub node_counts: Vec<AtomicU64>,
+    pub report: &'a (dyn Fn(Report) + Sync),
+}
+
+impl Shared<'_> {
+    pub fn publish_nodes(&self, id: usize, nodes: u64) {
+        self.node_counts[id].store(nodes, Ordering::Relaxed);
+    }
+
+    pub fn total_nodes(&self, id: usize, own: u64) -> u64 {
+        self.node_counts.iter().enumerate().map(|(i, n)| if i == id { own } else { n.load(Ordering::Relaxed) }).sum()
+    }
+
+    pub fn elapsed_since_start(&self) -> Option<Duration> {
+        Some(self.start.elapsed())
+    }
+
+    pub fn clock_elapsed(&self) -> Option<Duration> {
+        self.control.clock_elapsed()
+    }
+
+    /// Hard time limit or node limit reached (checked by the main thread).
+    pub fn out_of_time_or_nodes(&self) -> bool {
+        if let Some(limit) = self.limits.nodes
+            && self.total_nodes(usize::MAX, 0) >= limit
+        {
+            return true;
+        }
+        match (self.budget, self.clock_elapsed()) {
+            (Some(budget), Some(elapsed)) => elapsed >= budget.hard,
+            _ => false,
+        }
+    }
+}
+
+/// The search engine: a transposition table shared by all threads, and per-thread state
+/// (history tables, killers) that persists between searches until [`Engine::clear`].
+pub struct Engine {
+    tt: TranspositionTable,
+    workers: Vec<Worker>,
+    options: SearchOptions,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine").field("tt", &self.tt).field("options", &self.options).finish()
+    }
+}
+
+/// Stack size of search threads: the recursion keeps a move picker per ply.
+const STACK_SIZE: usize = 64 << 20;
+
+impl Engine {
+    /// An engine with a `hash_mib` MiB transposition table.
+    pub fn new(hash_mib: usize, options: SearchOptions) -> Result<Engine, ResizeError> {
+        let mut engine = Engine { tt: TranspositionTable::new(hash_mib)?, workers: Vec::new(), options };
+        engine.set_threads(options.threads);
+        Ok(engine)
+    }
+
+    /// The current options.
+    pub fn options(&self) -> SearchOptions {
+        self.options
+    }
+
+    /// Changes the options; the thread count takes effect at once.
+    pub fn set_options(&mut self, options: SearchOptions) {
+        self.options = options;
+        self.set_threads(options.threads);
+    }
+
+    fn set_threads(&mut self, threads: usize) {
+        let threads = threads.max(1);
+        self.options.threads = threads;
+        self.workers.truncate(threads);
+        while self.workers.len() < threads {
+            self.workers.push(Worker::new(self.workers.len()));
+        }
+    }
+
+    /// Resizes (and clears) the transposition table.
+    pub fn set_hash(&mut self, mib: usize) -> Result<(), ResizeError> {
+        self.tt.resize(mib)
+    }
+
+    /// The transposition table.
+    pub fn tt(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    /// Forgets everything learnt: the transposition table and every thread's tables (`ucinewgame`).
+    pub fn clear(&mut self) {
+        self.tt.clear_with_threads(self.options.threads);
+        for w in &mut self.workers {
+            w.clear();
+        }
+    }
+
+    /// Clears only the transposition table (the `Clear Hash` option).
+    pub fn clear_hash(&mut self) {
+        self.tt.clear_with_threads(self.options.threads);
+    }
+
+    /// Searches `board` (reached through the positions whose keys are `history`, oldest
+    /// first, for repetition detection) within `limits`, calling `report` from the main
+    /// thread with progress. Returns when a limit is reached or `control` says stop.
+    /// `control` must have been [`reset`](SearchControl::reset) by the caller.
+    pub fn search(
+        &mut self,
+        board: &Board,
+        history: &[u64],
+        limits: &Limits,
+        control: &SearchControl,
+        report: &(dyn Fn(Report) + Sync),
+    ) -> SearchResult {
+        let start = Instant::now();
+        let mut root_moves: Vec<Move> = board.legal_moves().to_vec();
+        if !limits.searchmoves.is_empty() {
+            let wanted: Vec<Move> = root_moves.iter().copied().filter(|m| limits.searchmoves.contains(m)).collect();
+            if !wanted.is_empty() {
+                root_moves = wanted;
+            }
+        }
+        if root_moves.is_empty() {
+            return SearchResult {
+                best_move: None,
+                ponder_move: None,
+                score: if board.in_check() { -cutoff_tt::MATE } else { 0 },
+                depth: 0,
+                nodes: 0,
+                stats: Stats::default(),
+                time: start.elapsed(),
+            };
+        }
+        // Order the root moves once by the move picker (TT move, captures, ...).
+        let tt_move = self.tt.probe(board.key(), 0).and_then(|e| e.mv);
+        {
+            let w = &self.workers[0];
+            let cx = cutoff_ordering::OrderCtx { board, history: &w.histories };
+            let mut picker =
+                cutoff_ordering::MovePicker::main(board, tt_move, w.killers.get(0), None, self.options.ordering);
+            let mut ordered = Vec::with_capacity(root_moves.len());
+            while let Some(mv) = picker.next(&cx) {
+                if root_moves.contains(&mv) {
+                    ordered.push(mv);
+                }
+            }
+            root_moves = ordered;
+        }
+
+        self.tt.new_search();
+        let shared = Shared {
+            tt: &self.tt,
+            control,
+            abort: AtomicBool::new(false),
+            limits,
+            budget: TimeBudget::new(limits, board.side_to_move(), self.options.move_overhead),
+            options: self.options,
+            ordering: self.options.ordering,
+            features: self.options.features,
+            start,
+            node_counts: (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect(),
+            report,
+        };
+        let (main, helpers) = self.workers.split_first_mut().expect("at least one worker");
+        std::thread::scope(|scope| {
+            let mut handles = Vec::new();
+            for worker in helpers.iter_mut() {
+                let (shared, root_moves) = (&shared, &root_moves);
+                let spawned = std::thread::Builder::new()
+                    .name(format!("search-{}", worker.id))
+                    .stack_size(STACK_SIZE)
+                    .spawn_scoped(scope, move || worker.iterative_deepening(shared, board, history, root_moves));
+                match spawned {
+                    Ok(h) => handles.push(h),
+                    Err(e) => log::warn!("could not start a helper search thread: {e}"),
+                }
+            }
+            main.iterative_deepening(&shared, board, history, &root_moves);
+            shared.abort.store(true, Ordering::SeqCst);
+            for h in handles {
+                let _ = h.join();
+            }
+        });
+
+        let best = &main.root_moves[0];
+        let nodes = shared.total_nodes(0, main.nodes);
+        let ponder_move = best.pv.get(1).copied().or_else(|| {
+            let mut after = *board;
+            after.play_unchecked(best.mv);
+            self.tt.probe(after.key(), 0).and_then(|e| e.mv).filter(|&m| after.is_legal(m))
+        });
+        SearchResult {
+            best_move: Some(best.mv),
+            ponder_move,
+            score: best.score,
+            depth: main.completed_depth,
+            nodes,
+            stats: main.stats,
+            time: start.elapsed(),
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! Cutoff's search: iterative deepening with aspiration windows, principal variation search,
+//! quiescence search, transposition-table cutoffs, check extension, mate distance pruning,
+//! repetition and 50-move draws, null-move pruning, late-move reductions, reverse futility
+//! pruning, time management with soft and hard limits, and lazy SMP.
+//!
+//! Move ordering comes from `cutoff-ordering`; the search owns the history tables (one set
+//! per thread) and updates them in one place, after a beta cutoff.
+//!
+//! ```
+//! use cutoff_board::Board;
+//! use cutoff_search::{Engine, Limits, SearchControl, SearchOptions};
+//! let mut engine = Engine::new(16, SearchOptions::default()).unwrap();
+//! let control = SearchControl::default();
+//! control.reset(false);
+//! // Mate in one: Qxf7#.
+//! let board = Board::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3", false).unwrap();
+//! let result = engine.search(&board, &[], &Limits::depth(4), &control, &|_| {});
+//! assert_eq!(board.uci(result.best_move.unwrap()).to_string(), "f3f7");
+//! ```
+#![warn(missing_docs)]
+
+mod engine;
+mod limits;
+mod worker;
+
+pub use engine::{Engine, Features, Report, SearchControl, SearchOptions, SearchResult};
+pub use limits::{Limits, TimeBudget};
+
+use std::time::Duration;
+
+use cutoff_board::Move;
+use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY};
+
+/// The deepest ply the search reaches.
+pub const MAX_PLY: usize = 128;
+
+/// Counters kept by each search thread (cheap: plain integer increments).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Nodes visited (main search and quiescence).
+    pub nodes: u64,
+    /// Quiescence nodes.
+    pub qnodes: u64,
+    /// Beta cutoffs in the main search.
+    pub cutoffs: u64,
+    /// Beta cutoffs by the first move tried.
+    pub first_move_cutoffs: u64,
+    /// Sum of the 1-based indices of the cutoff moves (for the average).
+    pub cutoff_index_sum: u64,
+    /// Cutoffs that came before the noisy moves were generated (by the TT move).
+    pub cutoffs_before_noisy_gen: u64,
+    /// Cutoffs that came before the quiet moves were generated.
+    pub cutoffs_before_quiet_gen: u64,
+    /// Transposition-table hits.
+    pub tt_hits: u64,
+}
+
+impl Stats {
+    fn record_cutoff(&mut self, index: usize, noisy_generated: bool, quiets_generated: bool) {
+        self.cutoffs += 1;
+        self.cutoff_index_sum += index as u64;
+        if index == 1 {
+            self.first_move_cutoffs += 1;
+        }
+        if !noisy_generated {
+            self.cutoffs_before_noisy_gen += 1;
+        }
+        if !quiets_generated {
+            self.cutoffs_before_quiet_gen += 1;
+        }
+    }
+
+    /// The share of cutoffs made by the first move, 0 to 1.
+    pub fn first_move_cutoff_rate(&self) -> f64 {
+        self.first_move_cutoffs as f64 / self.cutoffs.max(1) as f64
+    }
+
+    /// The average 1-based index of the move that cut off.
+    pub fn average_cutoff_index(&self) -> f64 {
+        self.cutoff_index_sum as f64 / self.cutoffs.max(1) as f64
+    }
+
+    /// Adds another thread's or search's counters.
+    pub fn add(&mut self, other: &Stats) {
+        self.nodes += other.nodes;
+        self.qnodes += other.qnodes;
+        self.cutoffs += other.cutoffs;
+        self.first_move_cutoffs += other.first_move_cutoffs;
+        self.cutoff_index_sum += other.cutoff_index_sum;
+        self.cutoffs_before_noisy_gen += other.cutoffs_before_noisy_gen;
+        self.cutoffs_before_quiet_gen += other.cutoffs_before_quiet_gen;
+        self.tt_hits += other.tt_hits;
+    }
+}
+
+/// A score as UCI prints it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UciScore {
+    /// Centipawns from the side to move's point of view.
+    Cp(i32),
+    /// Mate in this many moves (negative: getting mated).
+    Mate(i32),
+}
+
+impl UciScore {
+    /// Converts a search score.
+    ///
+    /// ```
+    /// use cutoff_search::UciScore;
+    /// assert_eq!(UciScore::from_score(cutoff_tt::MATE - 1), UciScore::Mate(1));
+    /// assert_eq!(UciScore::from_score(-cutoff_tt::MATE + 2), UciScore::Mate(-1));
+    /// assert_eq!(UciScore::from_score(35), UciScore::Cp(35));
+    /// ```
+    pub fn from_score(score: i32) -> UciScore {
+        if score >= MATE_IN_MAX_PLY {
+            UciScore::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_IN_MAX_PLY {
+            UciScore::Mate(-(MATE + score) / 2)
+        } else {
+            UciScore::Cp(score)
+        }
+    }
+}
+
+impl std::fmt::Display for UciScore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UciScore::Cp(cp) => write!(f, "cp {cp}"),
+            UciScore::Mate(m) => write!(f, "mate {m}"),
+        }
+    }
+}
+
+/// One line of search progress (a UCI `info` line).
+#[derive(Clone, Debug)]
+pub struct IterationInfo {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Selective depth (deepest PV ply reached).
+    pub seldepth: u32,
+    /// 1-based principal variation number.
+    pub multipv: usize,
+    /// Score of this line.
+    pub score: i32,
+    /// Set when the score is only a bound (aspiration failure): `Lower` = at least,
+    /// `Upper` = at most.
+    pub bound: Option<Bound>,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Transposition-table fill, per mille.
+    pub hashfull: u16,
+    /// Time since the search started.
+    pub time: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// The main thread's statistics so far.
+    pub stats: Stats,
+}

@@ -1,0 +1,135 @@
+//! Search limits and time management.
+
+use std::time::Duration;
+
+use cutoff_board::{Color, Move};
+
+/// What the GUI asked for with `go`. Every field is optional; with none set the search
+/// runs until stopped.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Search to this depth at most.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Search exactly this long.
+    pub movetime: Option<Duration>,
+    /// Stop once a mate in this many moves (or fewer) is found.
+    pub mate: Option<u32>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Time left on White's clock.
+    pub wtime: Option<Duration>,
+    /// Time left on Black's clock.
+    pub btime: Option<Duration>,
+    /// White's increment per move.
+    pub winc: Option<Duration>,
+    /// Black's increment per move.
+    pub binc: Option<Duration>,
+    /// Moves until the next time control.
+    pub movestogo: Option<u32>,
+    /// Search only these root moves.
+    pub searchmoves: Vec<Move>,
+    /// Ponder: search the expected position until `ponderhit` or `stop`.
+    pub ponder: bool,
+}
+
+impl Limits {
+    /// A depth-limited search.
+    pub fn depth(depth: u32) -> Limits {
+        Limits { depth: Some(depth), ..Limits::default() }
+    }
+
+    /// A node-limited search.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits { nodes: Some(nodes), ..Limits::default() }
+    }
+
+    /// Whether a clock (time left) was given for `color`.
+    pub fn has_clock(&self, color: Color) -> bool {
+        match color {
+            Color::White => self.wtime.is_some(),
+            Color::Black => self.btime.is_some(),
+        }
+    }
+}
+
+/// Soft and hard time limits for one search.
+///
+/// The soft limit is checked between iterations (no new iteration starts after it); the
+/// hard limit is checked inside the search and is never more than the time left minus the
+/// move overhead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Don't start another iteration after this.
+    pub soft: Duration,
+    /// Stop searching at this point.
+    pub hard: Duration,
+}
+
+impl TimeBudget {
+    /// The budget for `limits` with `color` to move, or `None` when time does not limit the
+    /// search. `overhead` is the "Move Overhead" option: time lost per move to the GUI and
+    /// the operating system.
+    pub fn new(limits: &Limits, color: Color, overhead: Duration) -> Option<TimeBudget> {
+        if limits.infinite {
+            return None;
+        }
+        if let Some(movetime) = limits.movetime {
+            let t = movetime.saturating_sub(overhead).max(Duration::from_millis(1));
+            return Some(TimeBudget { soft: t, hard: t });
+        }
+        let (time, inc) = match color {
+            Color::White => (limits.wtime?, limits.winc.unwrap_or_default()),
+            Color::Black => (limits.btime?, limits.binc.unwrap_or_default()),
+        };
+        // Never plan on more than the clock minus the overhead (and a small reserve).
+        let usable = time.saturating_sub(overhead).max(Duration::from_millis(1));
+        let moves_left = limits.movestogo.map_or(30, |m| m.clamp(1, 60));
+        let soft = usable / moves_left + inc * 3 / 4;
+        // With a few moves to go the last one may use most of the time; otherwise a fifth.
+        let cap = if moves_left == 1 { usable * 9 / 10 } else { usable / 5 };
+        let hard = (soft * 4).min(cap).max(Duration::from_millis(1));
+        let soft = soft.min(hard);
+        Some(TimeBudget { soft, hard })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn budget_never_exceeds_time_left() {
+        for time in [1, 5, 10, 30, 100, 1000, 10_000, 600_000] {
+            for inc in [0, 10, 100, 1000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    for overhead in [0, 10, 50] {
+                        let limits =
+                            Limits { wtime: Some(ms(time)), winc: Some(ms(inc)), movestogo: mtg, ..Limits::default() };
+                        let b = TimeBudget::new(&limits, Color::White, ms(overhead)).unwrap();
+                        assert!(b.soft <= b.hard);
+                        let allowed = ms(time).saturating_sub(ms(overhead)).max(ms(1));
+                        assert!(b.hard <= allowed, "time {time} inc {inc} mtg {mtg:?} overhead {overhead}: {b:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn movetime_and_infinite() {
+        let l = Limits { movetime: Some(ms(500)), ..Limits::default() };
+        assert_eq!(TimeBudget::new(&l, Color::Black, ms(20)), Some(TimeBudget { soft: ms(480), hard: ms(480) }));
+        let l = Limits { infinite: true, wtime: Some(ms(1000)), ..Limits::default() };
+        assert_eq!(TimeBudget::new(&l, Color::White, ms(20)), None);
+        assert_eq!(TimeBudget::new(&Limits::depth(5), Color::White, ms(20)), None);
+        // Black's clock is used for Black.
+        let l = Limits { wtime: Some(ms(100_000)), btime: Some(ms(1000)), ..Limits::default() };
+        assert!(TimeBudget::new(&l, Color::Black, ms(0)).unwrap().hard <= ms(200));
+    }
+}

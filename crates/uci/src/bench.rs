@@ -1,0 +1,65 @@
+//! `bench`: a fixed-depth search of fixed positions, for a deterministic node count.
+
+use std::time::{Duration, Instant};
+
+use cutoff_board::Board;
+use cutoff_search::{Engine, Limits, SearchControl, SearchOptions, Stats};
+
+/// The bench positions (Stockfish's bench list, standard chess), embedded in the binary.
+pub const BENCH_FENS: &str = include_str!("bench.epd");
+
+/// The default bench depth.
+pub const DEFAULT_BENCH_DEPTH: u32 = 9;
+
+/// The bench hash size in MiB.
+pub const BENCH_HASH_MIB: usize = 16;
+
+/// The outcome of a bench run.
+#[derive(Clone, Debug)]
+pub struct BenchResult {
+    /// Total nodes over all positions.
+    pub nodes: u64,
+    /// Total search time.
+    pub time: Duration,
+    /// Statistics summed over all positions.
+    pub stats: Stats,
+    /// Number of positions searched.
+    pub positions: usize,
+}
+
+impl BenchResult {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.time.as_secs_f64().max(1e-9)) as u64
+    }
+}
+
+/// Searches every bench position to `depth` with a fresh single-threaded engine and a
+/// 16 MiB table: the node count depends only on the build. `options` may switch ordering
+/// or search features (threads are forced to 1). `progress` gets each position's line.
+pub fn run_bench(depth: u32, options: SearchOptions, mut progress: impl FnMut(&str)) -> BenchResult {
+    let options = SearchOptions { threads: 1, multipv: 1, ..options };
+    let mut engine = match Engine::new(BENCH_HASH_MIB, options) {
+        Ok(e) => e,
+        Err(e) => unreachable!("16 MiB is a valid hash size: {e}"),
+    };
+    let control = SearchControl::default();
+    let mut result = BenchResult { nodes: 0, time: Duration::ZERO, stats: Stats::default(), positions: 0 };
+    for (i, fen) in BENCH_FENS.lines().map(str::trim).filter(|l| !l.is_empty()).enumerate() {
+        let Ok(board) = Board::from_fen(fen, false) else {
+            progress(&format!("position {}: invalid FEN {fen}", i + 1));
+            continue;
+        };
+        control.reset(false);
+        let start = Instant::now();
+        let r = engine.search(&board, &[], &Limits::depth(depth), &control, &|_| {});
+        let time = start.elapsed();
+        result.nodes += r.nodes;
+        result.time += time;
+        result.stats.add(&r.stats);
+        result.positions += 1;
+        let best = r.best_move.map_or_else(|| "(none)".to_string(), |m| board.uci(m).to_string());
+        progress(&format!("position {:2}: {:>10} nodes  bestmove {best:6} {fen}", i + 1, r.nodes));
+    }
+    result
+}

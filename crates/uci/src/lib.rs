@@ -1,0 +1,623 @@
+//! Cutoff's UCI front-end.
+//!
+//! [`Uci::run`] reads commands line by line and never blocks on the search: `go` starts the
+//! search on its own thread, and `isready`, `stop` and `ponderhit` are answered at once while
+//! it runs. Every output line is written whole and flushed. Bad input gets one
+//! `info string` line saying what was wrong, and the previous valid state is kept.
+#![warn(missing_docs)]
+
+mod bench;
+mod options;
+
+pub use bench::{BENCH_FENS, BENCH_HASH_MIB, BenchResult, DEFAULT_BENCH_DEPTH, run_bench};
+
+use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use cutoff_board::{Board, Move, STARTPOS_FEN};
+use cutoff_search::{Engine, IterationInfo, Limits, Report, SearchControl, UciScore};
+use cutoff_tt::Bound;
+
+use options::{EngineOption, OPTIONS, OptionValue};
+
+/// The engine name and version sent in `id name`.
+pub const ENGINE_NAME: &str = concat!("Cutoff ", env!("CARGO_PKG_VERSION"));
+
+/// Where UCI output goes: whole lines, flushed one by one.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Output to `writer` (stdout for the engine, a buffer in tests).
+    pub fn new(writer: impl Write + Send + 'static) -> Output {
+        Output(Arc::new(Mutex::new(Box::new(writer))))
+    }
+
+    /// Writes one line and flushes it. Write errors (a closed pipe) are ignored: the GUI is gone.
+    pub fn line(&self, text: &str) {
+        let mut w = match self.0.lock() {
+            Ok(w) => w,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let _ = w.write_all(text.as_bytes());
+        let _ = w.write_all(b"\n");
+        let _ = w.flush();
+    }
+}
+
+impl std::fmt::Debug for Output {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Output")
+    }
+}
+
+/// The protocol state: the current position, options, the engine and the running search.
+pub struct Uci {
+    out: Output,
+    engine: Arc<Mutex<Engine>>,
+    control: Arc<SearchControl>,
+    search: Option<JoinHandle<()>>,
+    board: Board,
+    /// Keys of the positions before `board`, oldest first.
+    history: Vec<u64>,
+    position_set: bool,
+    chess960: bool,
+    ponder_option: bool,
+    debug: bool,
+}
+
+impl std::fmt::Debug for Uci {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Uci").field("board", &self.board).finish_non_exhaustive()
+    }
+}
+
+/// Stack size of the search thread (the recursion keeps a move picker per ply).
+const SEARCH_STACK: usize = 64 << 20;
+
+impl Uci {
+    /// A new front-end writing to `out`, with default options (16 MiB hash, 1 thread).
+    pub fn new(out: Output) -> Uci {
+        let engine = match Engine::new(options::DEFAULT_HASH, Default::default()) {
+            Ok(e) => e,
+            Err(e) => unreachable!("the default hash size is valid: {e}"),
+        };
+        Uci {
+            out,
+            engine: Arc::new(Mutex::new(engine)),
+            control: Arc::new(SearchControl::default()),
+            search: None,
+            board: Board::default(),
+            history: Vec::new(),
+            position_set: false,
+            chess960: false,
+            ponder_option: false,
+            debug: false,
+        }
+    }
+
+    fn info(&self, text: &str) {
+        self.out.line(&format!("info string {text}"));
+    }
+
+    /// Reads and handles commands until `quit` or the end of the input.
+    pub fn run(&mut self, input: impl BufRead) {
+        for line in input.lines() {
+            let Ok(line) = line else {
+                self.info("input is not valid UTF-8; line ignored");
+                continue;
+            };
+            if !self.handle(&line) {
+                break;
+            }
+        }
+        self.stop_search();
+    }
+
+    fn searching(&self) -> bool {
+        self.search.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    fn stop_search(&mut self) {
+        self.control.stop();
+        if let Some(h) = self.search.take() {
+            let _ = h.join();
+        }
+    }
+
+    /// Handles one command line; returns `false` on `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        log::debug!("<< {line}");
+        let line = line.trim();
+        let mut tokens = line.split_whitespace();
+        let Some(command) = tokens.next() else { return true };
+        let rest: Vec<&str> = tokens.collect();
+        match command {
+            "uci" => {
+                self.out.line(&format!("id name {ENGINE_NAME}"));
+                self.out.line("id author The Cutoff developers");
+                for opt in OPTIONS {
+                    self.out.line(&opt.uci_line());
+                }
+                self.out.line("uciok");
+            }
+            "isready" => self.out.line("readyok"),
+            "ucinewgame" => {
+                self.stop_search();
+                self.with_engine(|e| e.clear());
+                self.board = Board::from_fen(STARTPOS_FEN, self.chess960).unwrap_or_default();
+                self.history.clear();
+            }
+            "position" => self.position(&rest),
+            "go" => self.go(&rest),
+            "stop" => self.control.stop(),
+            "ponderhit" => self.control.ponderhit(),
+            "quit" => return false,
+            "setoption" => self.setoption(&rest),
+            "debug" => match rest.first() {
+                Some(&"on") => self.debug = true,
+                Some(&"off") => self.debug = false,
+                _ => self.info("debug takes 'on' or 'off'"),
+            },
+            "d" => {
+                for l in self.board.to_string().lines() {
+                    self.out.line(l);
+                }
+                self.out.line(&format!("Key: {:016X}", self.board.key()));
+                self.out.line(&format!("Checkers: {}", squares(self.board.checkers())));
+            }
+            "eval" => {
+                for l in cutoff_eval::trace(&self.board).to_string().lines() {
+                    self.out.line(l);
+                }
+            }
+            "bench" => {
+                if self.searching() {
+                    self.info("cannot run bench while searching");
+                    return true;
+                }
+                let depth = match rest.first().map(|d| d.parse::<u32>()) {
+                    None => DEFAULT_BENCH_DEPTH,
+                    Some(Ok(d)) if (1..=64).contains(&d) => d,
+                    Some(_) => {
+                        self.info("bench takes a depth from 1 to 64");
+                        return true;
+                    }
+                };
+                let out = self.out.clone();
+                let r = run_bench(depth, Default::default(), |l| out.line(&format!("info string {l}")));
+                self.out.line(&format!("{} nodes {} nps", r.nodes, r.nps()));
+            }
+            _ => self.info(&format!("unknown command: {}", truncate(line))),
+        }
+        true
+    }
+
+    fn with_engine<T>(&self, f: impl FnOnce(&mut Engine) -> T) -> T {
+        let mut guard = match self.engine.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        f(&mut guard)
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        if self.searching() {
+            self.info("position ignored: a search is running (send stop first)");
+            return;
+        }
+        let (fen, moves): (String, &[&str]) = match args.first() {
+            Some(&"startpos") => {
+                let moves = match args.get(1) {
+                    None => &[][..],
+                    Some(&"moves") => &args[2..],
+                    Some(other) => {
+                        self.info(&format!("position: expected 'moves' after 'startpos', found '{}'", truncate(other)));
+                        return;
+                    }
+                };
+                (STARTPOS_FEN.to_string(), moves)
+            }
+            Some(&"fen") => {
+                let end = args.iter().position(|&t| t == "moves").unwrap_or(args.len());
+                let moves = if end < args.len() { &args[end + 1..] } else { &[][..] };
+                (args[1..end].join(" "), moves)
+            }
+            _ => {
+                self.info("position: expected 'startpos' or 'fen <FEN>'");
+                return;
+            }
+        };
+        let mut board = match Board::from_fen(&fen, self.chess960) {
+            Ok(b) => b,
+            Err(e) => {
+                self.info(&format!("position: bad FEN '{}': {e}; position unchanged", truncate(&fen)));
+                return;
+            }
+        };
+        let mut history = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            match board.parse_uci(text) {
+                Ok(mv) => {
+                    history.push(board.key());
+                    board.play_unchecked(mv);
+                }
+                Err(e) => {
+                    self.info(&format!(
+                        "position: move {} '{}' rejected ({e}) in {}; position unchanged",
+                        i + 1,
+                        truncate(text),
+                        board.fen()
+                    ));
+                    return;
+                }
+            }
+        }
+        // Only positions since the last irreversible move matter for repetitions.
+        let keep = (board.halfmove_clock() as usize).min(history.len());
+        history.drain(..history.len() - keep);
+        self.board = board;
+        self.history = history;
+        self.position_set = true;
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        if self.searching() {
+            self.info("go ignored: a search is already running");
+            return;
+        }
+        if let Some(h) = self.search.take() {
+            let _ = h.join();
+        }
+        if args.first() == Some(&"perft") {
+            match args.get(1).map(|d| d.parse::<u32>()) {
+                Some(Ok(depth)) if depth <= 20 => self.perft(depth),
+                _ => self.info("go perft takes a depth from 0 to 20"),
+            }
+            return;
+        }
+        let limits = match parse_go(args, &self.board) {
+            Ok(l) => l,
+            Err(e) => {
+                self.info(&format!("go: {e}; searching with the other limits"));
+                parse_go_lenient(args, &self.board)
+            }
+        };
+        if !self.position_set {
+            self.info("go before position: searching the start position");
+        }
+        if limits.ponder && !self.ponder_option {
+            log::debug!("go ponder without the Ponder option set");
+        }
+        self.control.reset(limits.ponder);
+        let engine = Arc::clone(&self.engine);
+        let control = Arc::clone(&self.control);
+        let out = self.out.clone();
+        let board = self.board;
+        let history = self.history.clone();
+        let debug = self.debug;
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK)
+            .spawn(move || search_thread(engine, control, out, board, history, limits, debug));
+        match spawned {
+            Ok(h) => self.search = Some(h),
+            Err(e) => {
+                self.info(&format!("could not start the search thread: {e}"));
+                self.out.line("bestmove 0000");
+            }
+        }
+    }
+
+    fn perft(&self, depth: u32) {
+        let start = std::time::Instant::now();
+        let mut total = 0;
+        if depth == 0 {
+            total = 1;
+        } else {
+            for (mv, n) in self.board.divide(depth) {
+                self.out.line(&format!("{}: {n}", self.board.uci(mv)));
+                total += n;
+            }
+        }
+        self.out.line("");
+        self.out.line(&format!("Nodes searched: {total}"));
+        log::info!("perft {depth}: {total} nodes in {:?}", start.elapsed());
+    }
+
+    fn setoption(&mut self, args: &[&str]) {
+        if args.first() != Some(&"name") {
+            self.info("setoption: expected 'setoption name <name> [value <value>]'");
+            return;
+        }
+        let value_at = args.iter().position(|&t| t.eq_ignore_ascii_case("value"));
+        let name = args[1..value_at.unwrap_or(args.len())].join(" ");
+        let value = value_at.map(|i| args[i + 1..].join(" "));
+        let Some(opt) = OPTIONS.iter().find(|o| o.name().eq_ignore_ascii_case(&name)) else {
+            self.info(&format!("setoption: unknown option '{}'", truncate(&name)));
+            return;
+        };
+        if self.searching() {
+            self.info(&format!("setoption: cannot change '{}' while searching", opt.name()));
+            return;
+        }
+        let parsed = match opt.parse(value.as_deref()) {
+            Ok(v) => v,
+            Err(e) => {
+                self.info(&format!("setoption: {e}; '{}' unchanged", opt.name()));
+                return;
+            }
+        };
+        match (opt, parsed) {
+            (EngineOption::Hash, OptionValue::Spin(mib)) => {
+                if let Err(e) = self.with_engine(|e| e.set_hash(mib as usize)) {
+                    self.info(&format!("setoption: {e}"));
+                }
+            }
+            (EngineOption::Threads, OptionValue::Spin(n)) => {
+                self.with_engine(|e| e.set_options(cutoff_search::SearchOptions { threads: n as usize, ..e.options() }))
+            }
+            (EngineOption::MultiPv, OptionValue::Spin(n)) => {
+                self.with_engine(|e| e.set_options(cutoff_search::SearchOptions { multipv: n as usize, ..e.options() }))
+            }
+            (EngineOption::MoveOverhead, OptionValue::Spin(ms)) => self.with_engine(|e| {
+                e.set_options(cutoff_search::SearchOptions {
+                    move_overhead: Duration::from_millis(ms as u64),
+                    ..e.options()
+                })
+            }),
+            (EngineOption::Ponder, OptionValue::Check(b)) => self.ponder_option = b,
+            (EngineOption::Chess960, OptionValue::Check(b)) => {
+                self.chess960 = b;
+                // Re-read the current position under the new castling rules.
+                let fen = self.board.fen().to_string();
+                if let Ok(board) = Board::from_fen(&fen, b) {
+                    self.board = board;
+                }
+            }
+            (EngineOption::ClearHash, OptionValue::Button) => self.with_engine(|e| e.clear_hash()),
+            _ => {}
+        }
+    }
+}
+
+fn squares(bb: cutoff_board::Bitboard) -> String {
+    let v: Vec<String> = bb.into_iter().map(|s| s.to_string()).collect();
+    if v.is_empty() { "-".into() } else { v.join(" ") }
+}
+
+/// Shortens user input echoed in error messages.
+fn truncate(text: &str) -> String {
+    if text.chars().count() > 80 { format!("{}...", text.chars().take(80).collect::<String>()) } else { text.into() }
+}
+
+fn search_thread(
+    engine: Arc<Mutex<Engine>>,
+    control: Arc<SearchControl>,
+    out: Output,
+    board: Board,
+    history: Vec<u64>,
+    limits: Limits,
+    debug: bool,
+) {
+    let last: Mutex<Option<IterationInfo>> = Mutex::new(None);
+    let report = |r: Report| match r {
+        Report::Iteration(info) => {
+            out.line(&info_line(&board, &info));
+            if info.multipv == 1
+                && info.bound.is_none()
+                && let Ok(mut l) = last.lock()
+            {
+                *l = Some(info);
+            }
+        }
+        Report::CurrMove { depth, mv, number } => {
+            out.line(&format!("info depth {depth} currmove {} currmovenumber {number}", board.uci(mv)));
+        }
+    };
+    let result = {
+        let mut engine = match engine.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        engine.search(&board, &history, &limits, &control, &report)
+    };
+    // In `go infinite` and while pondering, bestmove waits for `stop` (or `ponderhit`).
+    while !control.stop_requested() && (limits.infinite || control.is_pondering()) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let Some(best) = result.best_move else {
+        // No legal move: checkmated (mate 0) or stalemated (a draw).
+        out.line(if board.in_check() { "info depth 0 score mate 0" } else { "info depth 0 score cp 0" });
+        out.line("bestmove 0000");
+        return;
+    };
+    let mut final_info = last.lock().ok().and_then(|l| l.clone());
+    if let Some(info) = final_info.as_mut() {
+        info.nodes = result.nodes;
+        info.time = result.time;
+        info.nps = (result.nodes as f64 / result.time.as_secs_f64().max(1e-3)) as u64;
+        if info.pv.first() != Some(&best) {
+            info.pv = vec![best];
+            info.score = result.score;
+        }
+        out.line(&info_line(&board, info));
+    } else {
+        out.line(&format!(
+            "info depth {} score {} pv {}",
+            result.depth,
+            UciScore::from_score(result.score),
+            board.uci(best)
+        ));
+    }
+    if debug {
+        let s = result.stats;
+        out.line(&format!(
+            "info string stats nodes {} qnodes {} cutoffs {} first-move-cutoff-rate {:.3} avg-cutoff-index {:.2} tt-hits {}",
+            s.nodes,
+            s.qnodes,
+            s.cutoffs,
+            s.first_move_cutoff_rate(),
+            s.average_cutoff_index(),
+            s.tt_hits
+        ));
+    }
+    let mut line = format!("bestmove {}", board.uci(best));
+    if let Some(p) = result.ponder_move {
+        let mut after = board;
+        after.play_unchecked(best);
+        if after.is_legal(p) {
+            line.push_str(&format!(" ponder {}", after.uci(p)));
+        }
+    }
+    out.line(&line);
+}
+
+/// Formats an `info` line, writing the PV in the notation of the position's mode.
+pub fn info_line(board: &Board, info: &IterationInfo) -> String {
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        UciScore::from_score(info.score)
+    );
+    match info.bound {
+        Some(Bound::Lower) => s.push_str(" lowerbound"),
+        Some(Bound::Upper) => s.push_str(" upperbound"),
+        _ => {}
+    }
+    s.push_str(&format!(
+        " nodes {} nps {} hashfull {} time {} pv",
+        info.nodes,
+        info.nps,
+        info.hashfull,
+        info.time.as_millis()
+    ));
+    let mut b = *board;
+    for &mv in &info.pv {
+        if !b.is_legal(mv) {
+            break;
+        }
+        s.push(' ');
+        s.push_str(&b.uci(mv).to_string());
+        b.play_unchecked(mv);
+    }
+    s
+}
+
+/// Why a `go` command could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GoError {
+    /// A parameter that `go` does not know.
+    UnknownParameter(String),
+    /// A parameter without its number, or with a malformed one.
+    BadValue(String),
+    /// A `searchmoves` move that is not legal here.
+    BadSearchMove(String),
+}
+
+impl std::fmt::Display for GoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GoError::UnknownParameter(p) => write!(f, "unknown parameter '{}'", truncate(p)),
+            GoError::BadValue(p) => write!(f, "'{p}' needs a non-negative whole number"),
+            GoError::BadSearchMove(m) => write!(f, "searchmoves: '{}' is not a legal move here", truncate(m)),
+        }
+    }
+}
+
+impl std::error::Error for GoError {}
+
+const GO_KEYWORDS: [&str; 12] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+];
+
+/// Parses the parameters of `go` (everything after `go`). Negative clock times (some GUIs
+/// send them when a clock runs out) count as zero.
+pub fn parse_go(args: &[&str], board: &Board) -> Result<Limits, GoError> {
+    let mut limits = Limits::default();
+    let mut i = 0;
+    while i < args.len() {
+        let key = args[i];
+        i += 1;
+        let number = |i: &mut usize| -> Result<u64, GoError> {
+            let v = args.get(*i).ok_or_else(|| GoError::BadValue(key.into()))?;
+            *i += 1;
+            match v.parse::<i64>() {
+                Ok(n) => Ok(n.max(0) as u64),
+                Err(_) => Err(GoError::BadValue(key.into())),
+            }
+        };
+        match key {
+            "infinite" => limits.infinite = true,
+            "ponder" => limits.ponder = true,
+            "wtime" => limits.wtime = Some(Duration::from_millis(number(&mut i)?)),
+            "btime" => limits.btime = Some(Duration::from_millis(number(&mut i)?)),
+            "winc" => limits.winc = Some(Duration::from_millis(number(&mut i)?)),
+            "binc" => limits.binc = Some(Duration::from_millis(number(&mut i)?)),
+            "movestogo" => limits.movestogo = Some(number(&mut i)?.min(u32::MAX as u64) as u32),
+            "depth" => limits.depth = Some(number(&mut i)?.clamp(1, 1000) as u32),
+            "nodes" => limits.nodes = Some(number(&mut i)?.max(1)),
+            "mate" => limits.mate = Some(number(&mut i)?.clamp(1, 1000) as u32),
+            "movetime" => limits.movetime = Some(Duration::from_millis(number(&mut i)?)),
+            "searchmoves" => {
+                while i < args.len() && !GO_KEYWORDS.contains(&args[i]) {
+                    let mv: Move = board.parse_uci(args[i]).map_err(|_| GoError::BadSearchMove(args[i].into()))?;
+                    limits.searchmoves.push(mv);
+                    i += 1;
+                }
+            }
+            other => return Err(GoError::UnknownParameter(other.into())),
+        }
+    }
+    Ok(limits)
+}
+
+/// Like [`parse_go`], but skips what it cannot read instead of failing.
+fn parse_go_lenient(args: &[&str], board: &Board) -> Limits {
+    let mut limits = Limits::default();
+    let mut i = 0;
+    while i < args.len() {
+        // Try each parameter alone (with its value, if it takes one); keep what reads.
+        let take = match args[i] {
+            "infinite" | "ponder" => 1,
+            "searchmoves" => 1 + args[i + 1..].iter().take_while(|t| !GO_KEYWORDS.contains(t)).count(),
+            _ => 2,
+        };
+        let end = (i + take).min(args.len());
+        if let Ok(part) = parse_go(&args[i..end], board) {
+            merge(&mut limits, part);
+        }
+        i = end;
+    }
+    limits
+}
+
+fn merge(into: &mut Limits, from: Limits) {
+    into.depth = into.depth.or(from.depth);
+    into.nodes = into.nodes.or(from.nodes);
+    into.movetime = into.movetime.or(from.movetime);
+    into.mate = into.mate.or(from.mate);
+    into.infinite |= from.infinite;
+    into.ponder |= from.ponder;
+    into.wtime = into.wtime.or(from.wtime);
+    into.btime = into.btime.or(from.btime);
+    into.winc = into.winc.or(from.winc);
+    into.binc = into.binc.or(from.binc);
+    into.movestogo = into.movestogo.or(from.movestogo);
+    into.searchmoves.extend(from.searchmoves);
+}

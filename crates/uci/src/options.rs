@@ -1,0 +1,137 @@
+//! The UCI options and their parsing.
+
+use std::fmt;
+
+pub(crate) const DEFAULT_HASH: usize = 16;
+
+/// The options Cutoff offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EngineOption {
+    Hash,
+    Threads,
+    MultiPv,
+    Ponder,
+    MoveOverhead,
+    Chess960,
+    ClearHash,
+}
+
+pub(crate) const OPTIONS: [EngineOption; 7] = [
+    EngineOption::Hash,
+    EngineOption::Threads,
+    EngineOption::MultiPv,
+    EngineOption::Ponder,
+    EngineOption::MoveOverhead,
+    EngineOption::Chess960,
+    EngineOption::ClearHash,
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OptionValue {
+    Spin(i64),
+    Check(bool),
+    Button,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum OptionError {
+    Missing(&'static str),
+    NotANumber(&'static str, String),
+    OutOfRange { name: &'static str, value: i64, min: i64, max: i64 },
+    NotABool(&'static str, String),
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Missing(n) => write!(f, "'{n}' needs a value"),
+            OptionError::NotANumber(n, v) => write!(f, "'{n}' needs a whole number, got '{v}'"),
+            OptionError::OutOfRange { name, value, min, max } => {
+                write!(f, "'{name}' must be from {min} to {max}, got {value}")
+            }
+            OptionError::NotABool(n, v) => write!(f, "'{n}' needs true or false, got '{v}'"),
+        }
+    }
+}
+
+enum Kind {
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
+    Button,
+}
+
+impl EngineOption {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            EngineOption::Hash => "Hash",
+            EngineOption::Threads => "Threads",
+            EngineOption::MultiPv => "MultiPV",
+            EngineOption::Ponder => "Ponder",
+            EngineOption::MoveOverhead => "Move Overhead",
+            EngineOption::Chess960 => "UCI_Chess960",
+            EngineOption::ClearHash => "Clear Hash",
+        }
+    }
+
+    fn kind(self) -> Kind {
+        match self {
+            EngineOption::Hash => Kind::Spin { default: DEFAULT_HASH as i64, min: 1, max: 65_536 },
+            EngineOption::Threads => Kind::Spin { default: 1, min: 1, max: 256 },
+            EngineOption::MultiPv => Kind::Spin { default: 1, min: 1, max: 256 },
+            EngineOption::Ponder => Kind::Check { default: false },
+            EngineOption::MoveOverhead => Kind::Spin { default: 30, min: 0, max: 5_000 },
+            EngineOption::Chess960 => Kind::Check { default: false },
+            EngineOption::ClearHash => Kind::Button,
+        }
+    }
+
+    pub(crate) fn uci_line(self) -> String {
+        let name = self.name();
+        match self.kind() {
+            Kind::Spin { default, min, max } => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            Kind::Check { default } => format!("option name {name} type check default {default}"),
+            Kind::Button => format!("option name {name} type button"),
+        }
+    }
+
+    pub(crate) fn parse(self, value: Option<&str>) -> Result<OptionValue, OptionError> {
+        let name = self.name();
+        match self.kind() {
+            Kind::Button => Ok(OptionValue::Button),
+            Kind::Spin { min, max, .. } => {
+                let v = value.map(str::trim).filter(|v| !v.is_empty()).ok_or(OptionError::Missing(name))?;
+                let n: i64 = v.parse().map_err(|_| OptionError::NotANumber(name, v.chars().take(40).collect()))?;
+                if !(min..=max).contains(&n) {
+                    return Err(OptionError::OutOfRange { name, value: n, min, max });
+                }
+                Ok(OptionValue::Spin(n))
+            }
+            Kind::Check { .. } => {
+                let v = value.map(str::trim).ok_or(OptionError::Missing(name))?;
+                match v.to_ascii_lowercase().as_str() {
+                    "true" => Ok(OptionValue::Check(true)),
+                    "false" => Ok(OptionValue::Check(false)),
+                    _ => Err(OptionError::NotABool(name, v.chars().take(40).collect())),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_values() {
+        assert_eq!(EngineOption::Hash.parse(Some("64")), Ok(OptionValue::Spin(64)));
+        assert!(matches!(EngineOption::Hash.parse(Some("0")), Err(OptionError::OutOfRange { .. })));
+        assert!(matches!(EngineOption::Hash.parse(Some("big")), Err(OptionError::NotANumber(..))));
+        assert_eq!(EngineOption::Hash.parse(None), Err(OptionError::Missing("Hash")));
+        assert_eq!(EngineOption::Ponder.parse(Some("TRUE")), Ok(OptionValue::Check(true)));
+        assert!(EngineOption::Chess960.parse(Some("yes")).is_err());
+        assert_eq!(EngineOption::ClearHash.parse(None), Ok(OptionValue::Button));
+    }
+}
