@@ -1,1 +1,73 @@
-fn main() {}
+//! Developer tasks for Cutoff: `cargo xtask <command>` (the alias lives in `.cargo/config.toml`).
+//!
+//! One binary, one module per subcommand. A subcommand that needs optimised code (perft,
+//! benchmarks) calls [`util::rerun_in_release`] first, which re-executes this binary through
+//! `cargo run --release` when it was built in the dev profile.
+
+mod bench_perft;
+mod perft;
+mod util;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Developer tasks for the Cutoff chess engine.
+#[derive(Debug, Parser)]
+#[command(
+    name = "cargo xtask",
+    bin_name = "cargo xtask",
+    version,
+    after_long_help = "\
+EXAMPLES:
+    cargo xtask perft --quick                   perft suites, entries <= 10M nodes (CI)
+    cargo xtask perft                           full perft suites (tens of minutes)
+    cargo xtask perft --suite standard --max-depth 5 -j 2
+    cargo xtask perft --bench --runs 3          perft speed, cutoff-board vs cozy-chess
+    cargo xtask help perft                      all perft options
+
+ENVIRONMENT:
+    CUTOFF_DATA            Shared test-data directory (default: <workspace>/../shared/data).
+    CUTOFF_XTASK_RELEASE   Set by xtask itself when it re-runs in release mode (loop guard).
+
+EXIT STATUS:
+    0  success
+    1  a check failed (e.g. a perft count did not match)
+    2  usage or environment error (missing data file, unparsable line, cargo failure, ...)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check move generation against the perft suites, or benchmark perft speed (`--bench`).
+    #[command(long_about = perft::LONG_ABOUT)]
+    Perft(perft::PerftArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) if args.bench => release(bench_perft::run, &args),
+        // Check for the data before the (slow) release build.
+        Command::Perft(args) => util::data_dir().and_then(|_| release(perft::run, &args)),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err}");
+            util::EXIT_ERROR.into()
+        }
+    }
+}
+
+/// Runs `task` in a release build: in-process if this is one, else through
+/// [`util::rerun_in_release`], whose exit status is passed on.
+fn release<A>(task: fn(&A) -> util::Result<ExitCode>, args: &A) -> util::Result<ExitCode> {
+    match util::rerun_in_release() {
+        Some(code) => Ok(code),
+        None => task(args),
+    }
+}
