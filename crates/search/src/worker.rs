@@ -440,7 +440,6 @@ impl Worker {
             move_count += 1;
             let mut child = *board;
             child.play_unchecked(mv);
-            sh.tt.prefetch(child.key());
             self.frames[ply] = Frame { mv: Some(mv), null: false };
             let new_depth = depth - 1;
 

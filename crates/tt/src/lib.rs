@@ -1,6 +1,6 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 // Layout
 // ======
@@ -610,32 +610,6 @@ impl TranspositionTable {
             .count();
         let sampled = sample.len() * ENTRIES_PER_BUCKET;
         (used * 1000).checked_div(sampled).unwrap_or(0) as u16
-    }
-
-    /// Asks the CPU to start loading the bucket of `key` into the cache, so that a later
-    /// [`probe`](Self::probe) or [`store`](Self::store) does not wait for memory. Only a
-    /// hint: a no-op on targets other than x86-64.
-    ///
-    /// ```
-    /// use cutoff_tt::TranspositionTable;
-    /// let tt = TranspositionTable::new(1).unwrap();
-    /// tt.prefetch(0xDEAD_BEEF); // e.g. with the child's key, right after making a move
-    /// assert!(tt.probe(0xDEAD_BEEF, 0).is_none());
-    /// ```
-    #[inline(always)]
-    pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        #[allow(unsafe_code)]
-        {
-            use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let bucket: *const Bucket = &self.buckets[self.index(key)];
-            // SAFETY: `_mm_prefetch` is a hint that never faults and reads or writes no
-            // memory visible to the program; SSE, which provides it, is part of the
-            // x86-64 baseline. The pointer is derived from a live reference anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
     }
 
     /// Looks `key` up, for a node at `ply` plies from the root (mate scores are converted

@@ -357,14 +357,6 @@ fn clear_with_threads_empties_every_bucket() {
     assert_eq!(tt.probe(1, 0), None);
 }
 
-#[test]
-fn prefetch_any_key() {
-    let tt = TranspositionTable::with_buckets(3);
-    for key in [0, 1, u64::MAX, 0x1234_5678_9ABC_DEF0] {
-        tt.prefetch(key);
-    }
-}
-
 /// Two threads store and probe a small pool of keys in a tiny table, so that they fight over
 /// the same slots. Every entry stored for key `k` satisfies: score == 3 * depth,
 /// eval == -score, move == move_for(k), bound and pv derived from k. A torn or mixed entry
