@@ -556,6 +556,7 @@ impl Worker {
         beta: i32,
         last_to: Option<cutoff_board::Square>,
     ) -> i32 {
+        self.pv[ply].clear();
         self.nodes += 1;
         self.stats.nodes += 1;
         self.stats.qnodes += 1;
