@@ -129,6 +129,8 @@ impl Worker {
                 }
                 scores[pv_index] = score;
                 self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                // Keep the lines found so far in score order too (MultiPV).
+                self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.is_main() {
                     for i in 0..=pv_index {
                         self.report_line(sh, depth, i, None);

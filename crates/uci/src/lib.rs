@@ -12,6 +12,7 @@ mod options;
 pub use bench::{BENCH_FENS, BENCH_HASH_MIB, BenchResult, DEFAULT_BENCH_DEPTH, run_bench};
 
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -59,6 +60,9 @@ pub struct Uci {
     engine: Arc<Mutex<Engine>>,
     control: Arc<SearchControl>,
     search: Option<JoinHandle<()>>,
+    /// True from `go` until just before `bestmove` is written, so a command sent in reply to
+    /// `bestmove` is never refused as "searching" while the thread winds down.
+    busy: Arc<AtomicBool>,
     board: Board,
     /// Keys of the positions before `board`, oldest first.
     history: Vec<u64>,
@@ -89,6 +93,7 @@ impl Uci {
             engine: Arc::new(Mutex::new(engine)),
             control: Arc::new(SearchControl::default()),
             search: None,
+            busy: Arc::new(AtomicBool::new(false)),
             board: Board::default(),
             history: Vec::new(),
             position_set: false,
@@ -117,7 +122,23 @@ impl Uci {
     }
 
     fn searching(&self) -> bool {
-        self.search.as_ref().is_some_and(|h| !h.is_finished())
+        self.busy.load(Ordering::SeqCst)
+    }
+
+    /// Whether a search is running that will not end by itself soon. A search that was told
+    /// to stop is waited for (that takes milliseconds), so `stop` followed at once by
+    /// `position` and `go` works as a GUI expects.
+    fn busy_searching(&mut self) -> bool {
+        if !self.searching() {
+            return false;
+        }
+        if self.control.stop_requested() {
+            if let Some(h) = self.search.take() {
+                let _ = h.join();
+            }
+            return false;
+        }
+        true
     }
 
     fn stop_search(&mut self) {
@@ -204,7 +225,7 @@ impl Uci {
     }
 
     fn position(&mut self, args: &[&str]) {
-        if self.searching() {
+        if self.busy_searching() {
             self.info("position ignored: a search is running (send stop first)");
             return;
         }
@@ -264,7 +285,7 @@ impl Uci {
     }
 
     fn go(&mut self, args: &[&str]) {
-        if self.searching() {
+        if self.busy_searching() {
             self.info("go ignored: a search is already running");
             return;
         }
@@ -292,6 +313,8 @@ impl Uci {
             log::debug!("go ponder without the Ponder option set");
         }
         self.control.reset(limits.ponder);
+        self.busy.store(true, Ordering::SeqCst);
+        let busy = Arc::clone(&self.busy);
         let engine = Arc::clone(&self.engine);
         let control = Arc::clone(&self.control);
         let out = self.out.clone();
@@ -301,10 +324,11 @@ impl Uci {
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(SEARCH_STACK)
-            .spawn(move || search_thread(engine, control, out, board, history, limits, debug));
+            .spawn(move || search_thread(engine, control, out, board, history, limits, debug, busy));
         match spawned {
             Ok(h) => self.search = Some(h),
             Err(e) => {
+                self.busy.store(false, Ordering::SeqCst);
                 self.info(&format!("could not start the search thread: {e}"));
                 self.out.line("bestmove 0000");
             }
@@ -393,6 +417,7 @@ fn truncate(text: &str) -> String {
     if text.chars().count() > 80 { format!("{}...", text.chars().take(80).collect::<String>()) } else { text.into() }
 }
 
+#[allow(clippy::too_many_arguments, reason = "everything the search thread owns")]
 fn search_thread(
     engine: Arc<Mutex<Engine>>,
     control: Arc<SearchControl>,
@@ -401,6 +426,7 @@ fn search_thread(
     history: Vec<u64>,
     limits: Limits,
     debug: bool,
+    busy: Arc<AtomicBool>,
 ) {
     let last: Mutex<Option<IterationInfo>> = Mutex::new(None);
     let report = |r: Report| match r {
@@ -431,6 +457,7 @@ fn search_thread(
     let Some(best) = result.best_move else {
         // No legal move: checkmated (mate 0) or stalemated (a draw).
         out.line(if board.in_check() { "info depth 0 score mate 0" } else { "info depth 0 score cp 0" });
+        busy.store(false, Ordering::SeqCst);
         out.line("bestmove 0000");
         return;
     };
@@ -472,6 +499,7 @@ fn search_thread(
             line.push_str(&format!(" ponder {}", after.uci(p)));
         }
     }
+    busy.store(false, Ordering::SeqCst);
     out.line(&line);
 }
 
@@ -587,22 +615,32 @@ pub fn parse_go(args: &[&str], board: &Board) -> Result<Limits, GoError> {
     Ok(limits)
 }
 
-/// Like [`parse_go`], but skips what it cannot read instead of failing.
+/// Like [`parse_go`], but skips what it cannot read instead of failing: an unknown word,
+/// or a parameter whose value is missing or malformed (without swallowing the next word).
 fn parse_go_lenient(args: &[&str], board: &Board) -> Limits {
     let mut limits = Limits::default();
     let mut i = 0;
     while i < args.len() {
-        // Try each parameter alone (with its value, if it takes one); keep what reads.
         let take = match args[i] {
             "infinite" | "ponder" => 1,
-            "searchmoves" => 1 + args[i + 1..].iter().take_while(|t| !GO_KEYWORDS.contains(t)).count(),
-            _ => 2,
+            "searchmoves" => {
+                let mut j = i + 1;
+                while j < args.len() && !GO_KEYWORDS.contains(&args[j]) {
+                    if let Ok(mv) = board.parse_uci(args[j]) {
+                        limits.searchmoves.push(mv);
+                    }
+                    j += 1;
+                }
+                i = j;
+                continue;
+            }
+            key if GO_KEYWORDS.contains(&key) && args.get(i + 1).is_some_and(|v| v.parse::<i64>().is_ok()) => 2,
+            _ => 1,
         };
-        let end = (i + take).min(args.len());
-        if let Ok(part) = parse_go(&args[i..end], board) {
+        if let Ok(part) = parse_go(&args[i..i + take], board) {
             merge(&mut limits, part);
         }
-        i = end;
+        i += take;
     }
     limits
 }

@@ -1,0 +1,93 @@
+//! End-to-end tests of the `cutoff` subcommands (`perft`, `bench`) and the command line.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Engine, TIMEOUT, run_cli};
+
+/// Generous: the debug build of bench 4 takes well under a second on an idle machine.
+const CLI_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The node count of a bench total line `^\d+ nodes \d+ nps$`, or `None` if it is malformed.
+fn bench_nodes(line: &str) -> Option<u64> {
+    let parts: Vec<&str> = line.split(' ').collect();
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match parts.as_slice() {
+        [nodes, "nodes", nps, "nps"] if digits(nodes) && digits(nps) => nodes.parse().ok(),
+        _ => None,
+    }
+}
+
+fn divide(stdout: &str) -> Vec<(String, u64)> {
+    stdout
+        .lines()
+        .filter_map(|l| l.split_once(": "))
+        .filter(|(m, _)| *m != "Nodes searched")
+        .map(|(m, n)| (m.to_string(), n.parse().unwrap_or_else(|_| panic!("malformed divide count in '{m}: {n}'"))))
+        .collect()
+}
+
+#[test]
+fn perft_subcommand_counts_the_start_position() {
+    let (status, out, err) = run_cli(&["perft", "4"], CLI_TIMEOUT);
+    assert!(status.success(), "perft 4 failed: {status}\n{err}");
+    assert!(out.lines().any(|l| l == "Nodes searched: 197281"), "perft 4 output:\n{out}");
+    let moves = divide(&out);
+    assert_eq!(moves.len(), 20, "20 divide lines expected:\n{out}");
+    assert_eq!(moves.iter().map(|(_, n)| n).sum::<u64>(), 197_281, "divide lines must add up");
+    assert!(moves.iter().any(|(m, n)| m == "e2e4" && *n == 13_160), "e2e4: 13160 expected:\n{out}");
+}
+
+#[test]
+fn perft_subcommand_with_fen_and_chess960() {
+    // Chess960 perft suite: the king on g1 castles with the h1 rook (written g1h1); D2 = 899.
+    let fen = "qnbnr1kr/ppp1b1pp/4p3/3p1p2/8/2NPP3/PPP1BPPP/QNB1R1KR w HEhe - 1 9";
+    let (status, out, err) = run_cli(&["perft", "2", "--fen", fen, "--chess960"], CLI_TIMEOUT);
+    assert!(status.success(), "perft failed: {status}\n{err}");
+    assert!(out.lines().any(|l| l == "Nodes searched: 899"), "perft 2 output:\n{out}");
+    assert!(divide(&out).iter().any(|(m, _)| m == "g1h1"), "castling g1h1 expected:\n{out}");
+    // Kiwipete, standard rules: D3 = 97862.
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let (status, out, _) = run_cli(&["perft", "3", "--fen", kiwipete], CLI_TIMEOUT);
+    assert!(status.success());
+    assert!(out.lines().any(|l| l == "Nodes searched: 97862"), "kiwipete perft 3:\n{out}");
+    assert!(divide(&out).iter().any(|(m, _)| m == "e1g1"), "standard castling e1g1 expected:\n{out}");
+}
+
+#[test]
+fn bad_command_lines_fail_cleanly() {
+    let (status, out, err) = run_cli(&["perft", "2", "--fen", "not a fen"], CLI_TIMEOUT);
+    assert!(!status.success(), "a bad FEN must fail: {status}\n{out}");
+    assert!(err.contains("error"), "a bad FEN must be explained on stderr: {err}");
+    let (status, _, err) = run_cli(&["perft", "x"], CLI_TIMEOUT);
+    assert!(!status.success(), "a bad depth must fail");
+    assert!(!err.is_empty(), "a bad depth must be explained");
+    let (status, _, _) = run_cli(&["frobnicate"], CLI_TIMEOUT);
+    assert!(!status.success(), "an unknown subcommand must fail");
+    let (status, out, _) = run_cli(&["--version"], CLI_TIMEOUT);
+    assert!(status.success() && out.starts_with("cutoff "), "--version: {out}");
+}
+
+#[test]
+fn bench_is_deterministic_and_matches_uci_bench() {
+    let mut counts = Vec::new();
+    for _ in 0..2 {
+        let (status, out, err) = run_cli(&["bench", "4"], CLI_TIMEOUT);
+        assert!(status.success(), "bench 4 failed: {status}\n{err}");
+        let last = out.lines().last().unwrap_or_default();
+        let nodes = bench_nodes(last).unwrap_or_else(|| panic!("bench must end with 'N nodes M nps':\n{out}"));
+        assert!(nodes > 0, "bench searched no nodes");
+        assert!(err.contains("positions, depth 4"), "bench summary on stderr expected:\n{err}");
+        counts.push(nodes);
+    }
+    assert_eq!(counts[0], counts[1], "two bench runs must search the same number of nodes");
+
+    // The UCI `bench` command runs the same thing.
+    let mut e = Engine::spawn();
+    e.send("bench 4");
+    let total = e.expect_line("the bench total", |l| bench_nodes(l).is_some(), TIMEOUT);
+    let uci_nodes = bench_nodes(&total);
+    e.ensure(uci_nodes == Some(counts[0]), format!("UCI bench 4: {uci_nodes:?}, subcommand: {}", counts[0]));
+    e.quit();
+}
