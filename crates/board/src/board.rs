@@ -56,6 +56,12 @@ impl Default for Board {
 const DEFAULT_CASTLE_ROOKS: [[Square; 2]; 2] = [[Square::H1, Square::A1], [Square::H8, Square::A8]];
 
 /// The FEN of the standard starting position.
+///
+/// ```
+/// use cutoff_board::{Board, STARTPOS_FEN};
+/// assert_eq!(Board::from_fen(STARTPOS_FEN, false).unwrap(), Board::default());
+/// assert_eq!(Board::default().fen().to_string(), STARTPOS_FEN);
+/// ```
 pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 impl Board {
@@ -94,30 +100,67 @@ impl Board {
     // ----- accessors -----
 
     /// The side to move.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, Color};
+    /// let mut board = Board::default();
+    /// assert_eq!(board.side_to_move(), Color::White);
+    /// board.play(board.parse_uci("e2e4").unwrap());
+    /// assert_eq!(board.side_to_move(), Color::Black);
+    /// ```
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
         self.side_to_move
     }
 
     /// The piece on `sq`, if any.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, Piece, Square};
+    /// let board = Board::default();
+    /// assert_eq!(board.piece_on(Square::E1), Some(Piece::WhiteKing));
+    /// assert_eq!(board.piece_on(Square::G8), Some(Piece::BlackKnight));
+    /// assert_eq!(board.piece_on(Square::E4), None);
+    /// ```
     #[inline(always)]
     pub fn piece_on(&self, sq: Square) -> Option<Piece> {
         self.mailbox[sq as usize]
     }
 
     /// The type of the piece on `sq`, if any.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, PieceType, Square};
+    /// let board = Board::default();
+    /// assert_eq!(board.kind_on(Square::D8), Some(PieceType::Queen));
+    /// assert_eq!(board.kind_on(Square::D1), Some(PieceType::Queen));
+    /// assert_eq!(board.kind_on(Square::D4), None);
+    /// ```
     #[inline(always)]
     pub fn kind_on(&self, sq: Square) -> Option<PieceType> {
         self.mailbox[sq as usize].map(Piece::kind)
     }
 
     /// All pieces of type `kind`, both colours.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, PieceType, Square};
+    /// let knights = Board::default().pieces(PieceType::Knight);
+    /// assert_eq!(knights, Square::B1.bitboard() | Square::G1 | Square::B8 | Square::G8);
+    /// ```
     #[inline(always)]
     pub fn pieces(&self, kind: PieceType) -> Bitboard {
         self.by_kind[kind as usize]
     }
 
     /// All pieces of `color`.
+    ///
+    /// ```
+    /// use cutoff_board::{Bitboard, Board, Color, Rank};
+    /// let board = Board::default();
+    /// assert_eq!(board.colored(Color::White), Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Second));
+    /// assert_eq!(board.colored(Color::Black).len(), 16);
+    /// ```
     #[inline(always)]
     pub fn colored(&self, color: Color) -> Bitboard {
         self.by_color[color as usize]
@@ -135,18 +178,47 @@ impl Board {
     }
 
     /// Every occupied square.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, Square};
+    /// let mut board = Board::default();
+    /// assert_eq!(board.occupied().len(), 32);
+    /// board.play(board.parse_uci("e2e4").unwrap());
+    /// assert!(board.occupied().has(Square::E4) && !board.occupied().has(Square::E2));
+    /// ```
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
         self.by_color[0] | self.by_color[1]
     }
 
     /// The square of `color`'s king.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, Color, Square};
+    /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    /// let mut board = Board::from_fen(kiwipete, false).unwrap();
+    /// assert_eq!(board.king(Color::White), Square::E1);
+    /// board.play(board.parse_san("O-O").unwrap());
+    /// assert_eq!(board.king(Color::White), Square::G1);
+    /// assert_eq!(board.king(Color::Black), Square::E8);
+    /// ```
     #[inline(always)]
     pub fn king(&self, color: Color) -> Square {
         (self.by_kind[PieceType::King as usize] & self.by_color[color as usize]).first_unchecked()
     }
 
     /// The castling rights still held.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, CastlingRights, Color};
+    /// let mut board = Board::default();
+    /// assert_eq!(board.castling_rights(), CastlingRights::all());
+    /// // 1.e4 e5 2.Ke2: White has given up castling.
+    /// for mv in ["e2e4", "e7e5", "e1e2"] {
+    ///     board.play(board.parse_uci(mv).unwrap());
+    /// }
+    /// assert_eq!(board.castling_rights(), CastlingRights::for_color(Color::Black));
+    /// ```
     #[inline(always)]
     pub fn castling_rights(&self) -> CastlingRights {
         self.castling
@@ -168,54 +240,146 @@ impl Board {
 
     /// The en passant target square, set only when a pawn of the side to move stands
     /// next to the pawn that just moved two squares (so a capture may be possible).
+    ///
+    /// ```
+    /// use cutoff_board::{Board, Square};
+    /// // After 1.e4 no black pawn can take en passant, so no square is set.
+    /// let mut board = Board::default();
+    /// board.play(board.parse_uci("e2e4").unwrap());
+    /// assert_eq!(board.en_passant(), None);
+    /// // After 1.e4 d5 2.e5 f5 the e5 pawn may take on f6.
+    /// for mv in ["d7d5", "e4e5", "f7f5"] {
+    ///     board.play(board.parse_uci(mv).unwrap());
+    /// }
+    /// assert_eq!(board.en_passant(), Some(Square::F6));
+    /// ```
     #[inline(always)]
     pub fn en_passant(&self) -> Option<Square> {
         self.en_passant
     }
 
     /// Plies since the last capture or pawn move (for the 50-move rule).
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// let mut board = Board::default();
+    /// for mv in ["g1f3", "g8f6"] {
+    ///     board.play(board.parse_uci(mv).unwrap());
+    /// }
+    /// assert_eq!(board.halfmove_clock(), 2);
+    /// board.play(board.parse_uci("e2e4").unwrap()); // a pawn move resets it
+    /// assert_eq!(board.halfmove_clock(), 0);
+    /// ```
     #[inline(always)]
     pub fn halfmove_clock(&self) -> u16 {
         self.halfmove_clock
     }
 
     /// The move number, starting at 1 and incremented after Black's move.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// let mut board = Board::default();
+    /// board.play(board.parse_uci("e2e4").unwrap());
+    /// assert_eq!(board.fullmove_number(), 1);
+    /// board.play(board.parse_uci("e7e5").unwrap());
+    /// assert_eq!(board.fullmove_number(), 2);
+    /// ```
     #[inline(always)]
     pub fn fullmove_number(&self) -> u16 {
         self.fullmove_number
     }
 
     /// Whether this board follows Chess960 castling rules and notation.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    /// assert!(Board::from_fen(fen, true).unwrap().is_chess960());
+    /// assert!(!Board::default().is_chess960());
+    /// ```
     #[inline(always)]
     pub fn is_chess960(&self) -> bool {
         self.chess960
     }
 
     /// The Zobrist key of the position (pieces, side to move, castling rights, en passant file).
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// // 1.Nf3 Nf6 2.Nc3 and 1.Nc3 Nf6 2.Nf3 reach the same position: same key.
+    /// let play = |moves: &[&str]| {
+    ///     let mut board = Board::default();
+    ///     for mv in moves {
+    ///         board.play(board.parse_uci(mv).unwrap());
+    ///     }
+    ///     board
+    /// };
+    /// let a = play(&["g1f3", "g8f6", "b1c3"]);
+    /// let b = play(&["b1c3", "g8f6", "g1f3"]);
+    /// assert_eq!(a.key(), b.key());
+    /// assert_ne!(a.key(), Board::default().key());
+    /// // The side to move is part of the key.
+    /// assert_ne!(a.key(), a.null_move().unwrap().key());
+    /// ```
     #[inline(always)]
     pub fn key(&self) -> u64 {
         self.key
     }
 
     /// A Zobrist key of the pawns only, for pawn-structure caches.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// let mut board = Board::default();
+    /// let start = board.pawn_key();
+    /// board.play(board.parse_uci("g1f3").unwrap());
+    /// assert_eq!(board.pawn_key(), start); // a knight move leaves the pawns alone
+    /// board.play(board.parse_uci("e7e5").unwrap());
+    /// assert_ne!(board.pawn_key(), start);
+    /// ```
     #[inline(always)]
     pub fn pawn_key(&self) -> u64 {
         self.pawn_key
     }
 
     /// The pieces giving check to the side to move.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, Square};
+    /// // Fool's mate: 1.f3 e5 2.g4 Qh4#.
+    /// let board = Board::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", false).unwrap();
+    /// assert_eq!(board.checkers(), Square::H4.bitboard());
+    /// assert!(Board::default().checkers().is_empty());
+    /// ```
     #[inline(always)]
     pub fn checkers(&self) -> Bitboard {
         self.checkers
     }
 
     /// Whether the side to move is in check.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// let board = Board::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", false).unwrap();
+    /// assert!(board.in_check());
+    /// assert_eq!(board.legal_moves().len(), 0); // and mated
+    /// assert!(!Board::default().in_check());
+    /// ```
     #[inline(always)]
     pub fn in_check(&self) -> bool {
         self.checkers.is_nonempty()
     }
 
     /// The pieces of the side to move that are pinned to their king.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, Square};
+    /// // 1.d3 e5 2.Nc3 Bb4: the knight is pinned to the king on e1.
+    /// let board = Board::from_fen("rnbqk1nr/pppp1ppp/8/4p3/1b6/2NP4/PPP1PPPP/R1BQKBNR w KQkq - 2 3", false).unwrap();
+    /// assert_eq!(board.pinned(), Square::C3.bitboard());
+    /// assert!(board.legal_moves().iter().all(|mv| mv.from() != Square::C3));
+    /// ```
     #[inline(always)]
     pub fn pinned(&self) -> Bitboard {
         self.pinned
@@ -241,6 +405,15 @@ impl Board {
     }
 
     /// Whether any piece of `by` attacks `sq` (with the current occupancy).
+    ///
+    /// ```
+    /// use cutoff_board::{Board, Color, Square};
+    /// let board = Board::default();
+    /// assert!(board.is_attacked(Square::E3, Color::White)); // by the d2 and f2 pawns
+    /// assert!(!board.is_attacked(Square::E3, Color::Black));
+    /// assert!(board.is_attacked(Square::F6, Color::Black));
+    /// assert!(!board.is_attacked(Square::E4, Color::White));
+    /// ```
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
         self.attacked_with(sq, by, self.occupied())
@@ -375,6 +548,20 @@ impl Board {
     /// [`Board::generate`] or accepted by [`Board::is_legal`]). An illegal move leaves the
     /// board in an unspecified (but memory-safe) state; use [`Board::try_play`] for moves
     /// that come from outside.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, Color};
+    /// // Copy-make over every legal move of Kiwipete: each child is consistent.
+    /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    /// let board = Board::from_fen(kiwipete, false).unwrap();
+    /// for mv in board.legal_moves() {
+    ///     let mut child = board;
+    ///     child.play_unchecked(mv);
+    ///     assert_eq!(child.side_to_move(), Color::Black);
+    ///     assert_eq!(child.compute_keys(), (child.key(), child.pawn_key()));
+    ///     assert!(child.validate().is_ok());
+    /// }
+    /// ```
     #[inline]
     pub fn play_unchecked(&mut self, mv: Move) {
         let us = self.side_to_move;
@@ -491,6 +678,19 @@ impl Board {
 
     /// Takes back `mv`, which must be the last move made with [`Board::make_move`] on this
     /// board, restoring the position exactly.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    /// let mut board = Board::from_fen(kiwipete, false).unwrap();
+    /// let before = board;
+    /// for mv in before.legal_moves() {
+    ///     let undo = board.make_move(mv);
+    ///     assert_ne!(board, before);
+    ///     board.unmake_move(mv, undo);
+    ///     assert_eq!(board, before); // castling, en passant, captures and promotions alike
+    /// }
+    /// ```
     #[inline]
     pub fn unmake_move(&mut self, mv: Move, undo: Undo) {
         let us = !self.side_to_move;
@@ -550,6 +750,23 @@ impl Board {
 
     /// Plays `mv`, panicking if it is illegal. Convenient in examples and tests; prefer
     /// [`Board::try_play`] for untrusted moves and [`Board::play_unchecked`] in hot loops.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// let mut board = Board::default();
+    /// for mv in ["e2e4", "e7e5", "g1f3"] {
+    ///     board.play(board.parse_uci(mv).unwrap());
+    /// }
+    /// assert_eq!(board.fen().to_string(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+    /// ```
+    ///
+    /// An illegal move panics:
+    ///
+    /// ```should_panic
+    /// use cutoff_board::{Board, Move, MoveKind, Square};
+    /// let mut board = Board::default();
+    /// board.play(Move::new(Square::E1, Square::E2, MoveKind::Quiet)); // e2 holds a white pawn
+    /// ```
     pub fn play(&mut self, mv: Move) {
         if let Err(e) = self.try_play(mv) {
             panic!("{e} in {}", self.fen());
@@ -607,6 +824,15 @@ impl Board {
 
     /// Whether the 50-move rule allows a draw claim: at least 100 plies without capture or
     /// pawn move. A checkmate on the 100th ply still wins; callers check for mate first.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// let mut board = Board::from_fen("8/8/8/4k3/8/8/3QK3/8 w - - 99 80", false).unwrap();
+    /// assert!(!board.is_fifty_move_draw());
+    /// board.play(board.parse_uci("d2d3").unwrap()); // the 100th ply without capture or pawn move
+    /// assert_eq!(board.halfmove_clock(), 100);
+    /// assert!(board.is_fifty_move_draw());
+    /// ```
     pub fn is_fifty_move_draw(&self) -> bool {
         self.halfmove_clock >= 100
     }
@@ -653,6 +879,18 @@ impl Board {
 }
 
 /// What [`Board::unmake_move`] needs to take a move back (returned by [`Board::make_move`]).
+///
+/// ```
+/// use cutoff_board::{Board, Piece, Square};
+/// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// let mut board = Board::from_fen(kiwipete, false).unwrap();
+/// let dxe6 = board.parse_uci("d5e6").unwrap();
+/// let undo = board.make_move(dxe6);
+/// assert_eq!(board.piece_on(Square::E6), Some(Piece::WhitePawn));
+/// board.unmake_move(dxe6, undo); // the captured pawn comes back
+/// assert_eq!(board.piece_on(Square::E6), Some(Piece::BlackPawn));
+/// assert_eq!(board.fen().to_string(), kiwipete);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
     captured: Option<Piece>,
@@ -667,6 +905,14 @@ pub struct Undo {
 }
 
 /// The error returned by [`Board::try_play`] for a move that is not legal in the position.
+///
+/// ```
+/// use cutoff_board::{Board, IllegalMoveError, Move, MoveKind, Square};
+/// let mut board = Board::default();
+/// let bad = Move::new(Square::E2, Square::E5, MoveKind::Quiet);
+/// assert_eq!(board.try_play(bad), Err(IllegalMoveError { mv: bad }));
+/// assert_eq!(board.try_play(bad).unwrap_err().to_string(), "illegal move e2e5");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IllegalMoveError {
     /// The rejected move.

@@ -17,24 +17,70 @@ bitflags::bitflags! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
     pub struct CastlingRights: u8 {
         /// White may castle king side (towards the h-file).
+        ///
+        /// ```
+        /// use cutoff_board::{Board, CastlingRights};
+        /// let board = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1", false).unwrap();
+        /// assert_eq!(board.castling_rights(), CastlingRights::WHITE_KING_SIDE | CastlingRights::BLACK_QUEEN_SIDE);
+        /// ```
         const WHITE_KING_SIDE = 1;
         /// White may castle queen side (towards the a-file).
+        ///
+        /// ```
+        /// use cutoff_board::{Board, CastlingRights};
+        /// // Moving the a1 rook gives up White's queen-side castling only.
+        /// let mut board = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
+        /// board.play(board.parse_uci("a1b1").unwrap());
+        /// assert!(!board.castling_rights().contains(CastlingRights::WHITE_QUEEN_SIDE));
+        /// assert!(board.castling_rights().contains(CastlingRights::WHITE_KING_SIDE));
+        /// ```
         const WHITE_QUEEN_SIDE = 2;
         /// Black may castle king side.
+        ///
+        /// ```
+        /// use cutoff_board::{Board, CastlingRights, CastlingSide, Color};
+        /// assert_eq!(CastlingRights::new(Color::Black, CastlingSide::King), CastlingRights::BLACK_KING_SIDE);
+        /// let board = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w k - 0 1", false).unwrap();
+        /// assert_eq!(board.castling_rights(), CastlingRights::BLACK_KING_SIDE);
+        /// ```
         const BLACK_KING_SIDE = 4;
         /// Black may castle queen side.
+        ///
+        /// ```
+        /// use cutoff_board::{Board, CastlingRights};
+        /// // Rxa8+ captures the a8 rook: both queen-side rights are gone.
+        /// let mut board = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
+        /// board.play(board.parse_san("Rxa8+").unwrap());
+        /// assert_eq!(board.castling_rights(), CastlingRights::WHITE_KING_SIDE | CastlingRights::BLACK_KING_SIDE);
+        /// ```
         const BLACK_QUEEN_SIDE = 8;
     }
 }
 
 impl CastlingRights {
     /// The single right of `color` on `side`.
+    ///
+    /// ```
+    /// use cutoff_board::{CastlingRights, CastlingSide, Color};
+    /// assert_eq!(CastlingRights::new(Color::White, CastlingSide::Queen), CastlingRights::WHITE_QUEEN_SIDE);
+    /// assert_eq!(CastlingRights::new(Color::Black, CastlingSide::King), CastlingRights::BLACK_KING_SIDE);
+    /// ```
     #[inline(always)]
     pub const fn new(color: Color, side: CastlingSide) -> CastlingRights {
         CastlingRights::from_bits_truncate(1 << (color as u8 * 2 + side as u8))
     }
 
     /// Both rights of `color`.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, CastlingRights, Color};
+    /// let white = CastlingRights::WHITE_KING_SIDE | CastlingRights::WHITE_QUEEN_SIDE;
+    /// assert_eq!(CastlingRights::for_color(Color::White), white);
+    /// // A king move gives up both rights of its side.
+    /// let mut board = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
+    /// board.play(board.parse_uci("e1d1").unwrap());
+    /// assert_eq!(board.castling_rights(), CastlingRights::for_color(Color::Black));
+    /// ```
     #[inline(always)]
     pub const fn for_color(color: Color) -> CastlingRights {
         CastlingRights::from_bits_truncate(3 << (color as u8 * 2))
@@ -42,6 +88,16 @@ impl CastlingRights {
 }
 
 /// The side of the board a castling move goes to.
+///
+/// ```
+/// use cutoff_board::{Board, CastlingSide, Color, Piece};
+/// // Kiwipete: White castles king side.
+/// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// let mut board = Board::from_fen(kiwipete, false).unwrap();
+/// board.play(board.parse_san("O-O").unwrap());
+/// assert_eq!(board.piece_on(CastlingSide::King.king_destination(Color::White)), Some(Piece::WhiteKing));
+/// assert_eq!(board.piece_on(CastlingSide::King.rook_destination(Color::White)), Some(Piece::WhiteRook));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum CastlingSide {
@@ -53,6 +109,11 @@ pub enum CastlingSide {
 
 impl CastlingSide {
     /// Both sides, king side first.
+    ///
+    /// ```
+    /// use cutoff_board::{CastlingSide, Color, Square};
+    /// assert_eq!(CastlingSide::ALL.map(|side| side.king_destination(Color::White)), [Square::G1, Square::C1]);
+    /// ```
     pub const ALL: [CastlingSide; 2] = [CastlingSide::King, CastlingSide::Queen];
 
     /// Where the king ends up after castling on this side.
@@ -71,6 +132,12 @@ impl CastlingSide {
     }
 
     /// Where the rook ends up after castling on this side.
+    ///
+    /// ```
+    /// use cutoff_board::{CastlingSide, Color, Square};
+    /// assert_eq!(CastlingSide::Queen.rook_destination(Color::White), Square::D1);
+    /// assert_eq!(CastlingSide::King.rook_destination(Color::Black), Square::F8);
+    /// ```
     #[inline(always)]
     pub const fn rook_destination(self, color: Color) -> Square {
         let file = match self {

@@ -104,6 +104,24 @@ impl From<PositionError> for ParseFenError {
 }
 
 /// Why a position is impossible (reported by [`Board::validate`]).
+///
+/// ```
+/// use cutoff_board::{Board, Color, ParseFenError, PositionError};
+/// let error = |fen: &str| match Board::from_fen(fen, false) {
+///     Err(ParseFenError::Position(e)) => Some(e),
+///     _ => None,
+/// };
+/// assert_eq!(error("4k3/8/8/8/8/8/8/3KK3 w - - 0 1"), Some(PositionError::TooManyKings(Color::White)));
+/// assert_eq!(error("4k2P/8/8/8/8/8/8/4K3 w - - 0 1"), Some(PositionError::PawnOnBackRank));
+/// // White to move, but Black's king is attacked by the queen.
+/// assert_eq!(error("4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1"), Some(PositionError::OppositeCheck));
+/// // Two knights can never give check at once.
+/// assert_eq!(error("4k3/8/3N1N2/8/8/8/8/4K3 b - - 0 1"), Some(PositionError::ImpossibleCheck));
+/// // Standard chess needs the king on e1 to castle.
+/// assert_eq!(error("4k3/8/8/8/8/8/8/3K3R w K - 0 1"), Some(PositionError::CastlingWithoutKingOrRook));
+/// // No black pawn stands on e5, so none can just have passed e6.
+/// assert_eq!(error("4k3/8/8/8/8/8/8/4K3 w - e6 0 1"), Some(PositionError::ImpossibleEnPassant));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PositionError {
     /// A side has no king.
@@ -267,6 +285,18 @@ impl Board {
     /// home rank, and an en passant square that follows a double push.
     ///
     /// Boards built by [`Board::from_fen`] have passed this check already.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    /// let board = Board::from_fen(kiwipete, false).unwrap();
+    /// assert_eq!(board.validate(), Ok(()));
+    /// for mv in board.legal_moves() {
+    ///     let mut child = board;
+    ///     child.play(mv);
+    ///     assert_eq!(child.validate(), Ok(())); // legal moves keep a board valid
+    /// }
+    /// ```
     pub fn validate(&self) -> Result<(), PositionError> {
         self.validate_without_en_passant()?;
         if let Some(ep) = self.en_passant {
@@ -399,6 +429,16 @@ fn parse_castling(board: &mut Board, text: &str) -> Result<(), ParseFenError> {
 }
 
 /// A FEN view of a [`Board`], printed by `Display` (see [`Board::fen`]).
+///
+/// ```
+/// use cutoff_board::{Board, STARTPOS_FEN};
+/// let board = Board::default();
+/// let fen = board.fen();
+/// assert_eq!(format!("{fen}"), STARTPOS_FEN);
+/// // Chess960 boards write castling rights as rook files (Shredder-FEN).
+/// let chess960 = Board::from_fen(STARTPOS_FEN, true).unwrap();
+/// assert_eq!(chess960.fen().to_string(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Fen<'a>(&'a Board);
 

@@ -5,6 +5,18 @@ use crate::{Board, Move, PieceType};
 
 /// Piece values used by static exchange evaluation, indexed by [`PieceType`] (king = 0: a
 /// king capture ends the exchange by rule instead).
+///
+/// ```
+/// use cutoff_board::{Board, PieceType, SEE_VALUES};
+/// assert_eq!(SEE_VALUES[PieceType::Queen as usize], 900);
+/// assert_eq!(SEE_VALUES[PieceType::King as usize], 0);
+/// // Rxd5 cxd5 wins a pawn (100) and loses the rook (500): -400 in these units.
+/// let board = Board::from_fen("4k3/8/2p5/3p4/8/8/3R4/4K3 w - - 0 1", false).unwrap();
+/// let rxd5 = board.parse_uci("d2d5").unwrap();
+/// let balance = SEE_VALUES[PieceType::Pawn as usize] - SEE_VALUES[PieceType::Rook as usize];
+/// assert!(board.see_ge(rxd5, balance));
+/// assert!(!board.see_ge(rxd5, balance + 1));
+/// ```
 pub const SEE_VALUES: [i32; 6] = [100, 300, 300, 500, 900, 0];
 
 #[inline(always)]

@@ -28,6 +28,17 @@ pub const MVV_LVA: [[i32; 6]; 6] = {
 };
 
 /// The extra score of a queen promotion, as if it captured a piece worth a queen minus a pawn.
+///
+/// ```
+/// use cutoff_board::{Board, PieceType};
+/// use cutoff_ordering::{MVV_LVA, QUEEN_PROMOTION_BONUS, mvv_lva};
+/// let board = Board::from_fen("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1", false).unwrap();
+/// let score = |uci: &str| mvv_lva(&board, board.parse_uci(uci).unwrap());
+/// assert_eq!(score("a7a8q"), QUEEN_PROMOTION_BONUS);
+/// let pawn_takes_rook = MVV_LVA[PieceType::Rook as usize][PieceType::Pawn as usize];
+/// assert_eq!(score("a7b8q"), pawn_takes_rook + QUEEN_PROMOTION_BONUS);
+/// assert_eq!(score("a7a8n"), 0); // under-promotions get no bonus
+/// ```
 pub const QUEEN_PROMOTION_BONUS: i32 = 40;
 
 /// The MVV-LVA score of a noisy move in `board` (captures, en passant, queen promotions).

@@ -7,6 +7,20 @@ use crate::{Histories, MAX_KILLERS, mvv_lva};
 
 /// Which ordering heuristics the picker uses, switchable at run time so that the effect of
 /// each can be measured (`cargo xtask ordering`). [`OrderingConfig::FULL`] is what the engine plays with.
+///
+/// ```
+/// use cutoff_board::Board;
+/// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig};
+/// assert_eq!(OrderingConfig::default(), OrderingConfig::FULL);
+/// // Switch one heuristic off to measure it: here, MVV-LVA.
+/// let no_mvv_lva = OrderingConfig { mvv_lva: false, ..OrderingConfig::FULL };
+/// let board = Board::from_fen("4k3/8/8/3q4/4P3/1p6/2P5/4K3 w - - 0 1", false).unwrap();
+/// let history = Histories::boxed();
+/// let cx = OrderCtx { board: &board, history: &history };
+/// let first = |config| MovePicker::main(&board, None, [None; 3], None, config).next(&cx).unwrap();
+/// assert_eq!(first(OrderingConfig::FULL).to_string(), "e4d5"); // the queen first
+/// assert_eq!(first(no_mvv_lva).to_string(), "c2b3"); // generator order
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OrderingConfig {
     /// Try the transposition-table move first.
@@ -37,6 +51,14 @@ pub struct OrderingConfig {
 
 impl OrderingConfig {
     /// Every heuristic on, staged: the engine's setting.
+    ///
+    /// ```
+    /// use cutoff_ordering::{MAX_KILLERS, OrderingConfig};
+    /// let full = OrderingConfig::FULL;
+    /// assert!(full.tt_move && full.mvv_lva && full.see_split && full.history && full.staged);
+    /// assert_eq!(full.killers, 2);
+    /// assert!(usize::from(full.killers) <= MAX_KILLERS);
+    /// ```
     pub const FULL: OrderingConfig = OrderingConfig {
         tt_move: true,
         noisy_first: true,
@@ -51,6 +73,19 @@ impl OrderingConfig {
     };
 
     /// No ordering at all: moves in generator order.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig};
+    /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    /// let board = Board::from_fen(kiwipete, false).unwrap();
+    /// let history = Histories::boxed();
+    /// let cx = OrderCtx { board: &board, history: &history };
+    /// let tt = board.parse_uci("a2a3").ok(); // ignored: `tt_move` is off
+    /// let mut picker = MovePicker::main(&board, tt, [None; 3], None, OrderingConfig::NONE);
+    /// let order: Vec<_> = std::iter::from_fn(|| picker.next(&cx)).collect();
+    /// assert_eq!(order, board.legal_moves().to_vec());
+    /// ```
     pub const NONE: OrderingConfig = OrderingConfig {
         tt_move: false,
         noisy_first: false,
@@ -72,6 +107,32 @@ impl Default for OrderingConfig {
 }
 
 /// The stage a [`MovePicker`] is in, or that its last move came from.
+///
+/// ```
+/// use cutoff_board::Board;
+/// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig, Stage};
+/// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// let board = Board::from_fen(kiwipete, false).unwrap();
+/// let history = Histories::boxed();
+/// let cx = OrderCtx { board: &board, history: &history };
+/// let tt = board.parse_san("O-O").ok();
+/// let killer = board.parse_uci("a2a3").ok();
+/// let mut picker = MovePicker::main(&board, tt, [killer, None, None], None, OrderingConfig::FULL);
+/// let (mut stages, mut losing) = (Vec::new(), Vec::new());
+/// while let Some(mv) = picker.next(&cx) {
+///     if stages.last() != Some(&picker.last_stage()) {
+///         stages.push(picker.last_stage());
+///     }
+///     if picker.last_stage() == Stage::BadNoisy {
+///         assert!(!board.see_ge(mv, 0));
+///         losing.push(board.san(mv).to_string());
+///     }
+/// }
+/// assert_eq!(stages, [Stage::TtMove, Stage::GoodNoisy, Stage::Refutations, Stage::Quiets, Stage::BadNoisy]);
+/// losing.sort();
+/// // Each loses the capturing piece for less (the h8 rook guards h3 down the open file).
+/// assert_eq!(losing, ["Nxd7", "Nxf7", "Nxg6", "Qxf6", "Qxh3"]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stage {
     /// The transposition-table move, before any generation.
@@ -108,6 +169,19 @@ pub enum Stage {
 
 /// What the picker reads while it runs; borrowed anew at each [`MovePicker::next`] call so
 /// the picker holds no reference into the search.
+///
+/// ```
+/// use cutoff_board::{Board, Color};
+/// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig};
+/// let board = Board::default();
+/// let mut history = Histories::boxed();
+/// let mut picker = MovePicker::main(&board, None, [None; 3], None, OrderingConfig::FULL);
+/// // The picker keeps no borrow, so the search may update the tables between moves...
+/// history.butterfly.update(Color::White, board.parse_uci("b2b3").unwrap(), 800);
+/// // ...and the quiet moves are scored with the tables as they are when generated.
+/// let first = picker.next(&OrderCtx { board: &board, history: &history }).unwrap();
+/// assert_eq!(first.to_string(), "b2b3");
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct OrderCtx<'a> {
     /// The position the picker was made for.
@@ -216,6 +290,25 @@ impl MovePicker {
     /// A picker for a main-search node. `killers` are the ply's killers, newest first (only
     /// the first `config.killers` are used); `counter` is the countermove of the previous move.
     /// Any of the moves may be illegal here: each is checked before it is returned.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, Move, MoveKind, Square};
+    /// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig, Stage};
+    /// let board = Board::default();
+    /// let history = Histories::boxed();
+    /// let cx = OrderCtx { board: &board, history: &history };
+    /// let tt = board.parse_uci("e2e4").ok();
+    /// let black_move = Move::new(Square::E7, Square::E5, MoveKind::DoublePush); // illegal for White
+    /// let nf3 = board.parse_uci("g1f3").ok();
+    /// let counter = board.parse_uci("c2c4").ok();
+    /// let mut picker = MovePicker::main(&board, tt, [Some(black_move), nf3, None], counter, OrderingConfig::FULL);
+    /// assert_eq!(picker.next(&cx), tt);
+    /// assert_eq!(picker.next(&cx), nf3); // the start position has no captures: killers come next
+    /// assert_eq!(picker.last_stage(), Stage::Refutations);
+    /// assert_eq!(picker.next(&cx), counter);
+    /// assert!(!picker.quiets_generated()); // three moves tried, nothing generated yet
+    /// assert_eq!(std::iter::from_fn(|| picker.next(&cx)).count(), 20 - 3);
+    /// ```
     pub fn main(
         board: &Board,
         tt: Option<Move>,
@@ -246,6 +339,27 @@ impl MovePicker {
 
     /// A picker for a quiescence node: the TT move if it is noisy, then noisy moves by
     /// MVV-LVA; all evasions when in check.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig};
+    /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    /// let board = Board::from_fen(kiwipete, false).unwrap();
+    /// let history = Histories::boxed();
+    /// let cx = OrderCtx { board: &board, history: &history };
+    /// let quiet_tt = board.parse_uci("a2a3").ok(); // dropped: quiescence only tries noisy moves
+    /// let mut picker = MovePicker::qsearch(&board, quiet_tt, OrderingConfig::FULL);
+    /// let moves: Vec<_> = std::iter::from_fn(|| picker.next(&cx)).collect();
+    /// assert_eq!(moves.len(), 8);
+    /// assert!(moves.iter().all(|mv| mv.is_noisy()));
+    /// assert_eq!(board.san(moves[0]).as_str(), "Bxa6"); // the most valuable victim first
+    /// // In check, every evasion: here Kxe2, Kd1 and Kf1.
+    /// let check = Board::from_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", false).unwrap();
+    /// let cx = OrderCtx { board: &check, history: &history };
+    /// let mut picker = MovePicker::qsearch(&check, None, OrderingConfig::FULL);
+    /// assert_eq!(check.san(picker.next(&cx).unwrap()).as_str(), "Kxe2");
+    /// assert_eq!(std::iter::from_fn(|| picker.next(&cx)).count(), 2);
+    /// ```
     pub fn qsearch(board: &Board, tt: Option<Move>, config: OrderingConfig) -> MovePicker {
         if board.in_check() {
             let mut config = config;
@@ -258,21 +372,79 @@ impl MovePicker {
 
     /// Stops returning quiet moves (killers, countermove and quiets); losing captures still
     /// come. For late-move and futility pruning.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig};
+    /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    /// let board = Board::from_fen(kiwipete, false).unwrap();
+    /// let history = Histories::boxed();
+    /// let cx = OrderCtx { board: &board, history: &history };
+    /// let killer = board.parse_uci("a2a3").ok();
+    /// let mut picker = MovePicker::main(&board, None, [killer, None, None], None, OrderingConfig::FULL);
+    /// let first = picker.next(&cx).unwrap();
+    /// picker.skip_quiets();
+    /// let rest: Vec<_> = std::iter::from_fn(|| picker.next(&cx)).collect();
+    /// assert!(first.is_noisy() && rest.iter().all(|mv| mv.is_noisy())); // not even the killer
+    /// assert_eq!(1 + rest.len(), 8); // every noisy move, losing captures included
+    /// assert!(!picker.quiets_generated());
+    /// ```
     pub fn skip_quiets(&mut self) {
         self.skip_quiets = true;
     }
 
     /// The stage the last returned move came from.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig, Stage};
+    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+    /// let history = Histories::boxed();
+    /// let cx = OrderCtx { board: &board, history: &history };
+    /// let tt = board.parse_uci("e1f1").ok();
+    /// let mut picker = MovePicker::main(&board, tt, [None; 3], None, OrderingConfig::FULL);
+    /// picker.next(&cx);
+    /// assert_eq!(picker.last_stage(), Stage::TtMove);
+    /// assert_eq!(picker.next(&cx).map(|mv| mv.to_string()), Some("e4d5".to_string()));
+    /// assert_eq!(picker.last_stage(), Stage::GoodNoisy);
+    /// ```
     pub fn last_stage(&self) -> Stage {
         self.last
     }
 
     /// Whether the noisy moves have been generated (false when the TT move cut off first).
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig};
+    /// let board = Board::default();
+    /// let history = Histories::boxed();
+    /// let cx = OrderCtx { board: &board, history: &history };
+    /// let mut picker = MovePicker::main(&board, board.parse_uci("d2d4").ok(), [None; 3], None, OrderingConfig::FULL);
+    /// assert!(!picker.noisy_generated());
+    /// picker.next(&cx); // the TT move, found without generating anything
+    /// assert!(!picker.noisy_generated());
+    /// picker.next(&cx);
+    /// assert!(picker.noisy_generated());
+    /// ```
     pub fn noisy_generated(&self) -> bool {
         self.noisy_generated
     }
 
     /// Whether the quiet moves have been generated (false when an earlier stage cut off).
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig};
+    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+    /// let history = Histories::boxed();
+    /// let cx = OrderCtx { board: &board, history: &history };
+    /// let mut picker = MovePicker::main(&board, None, [None; 3], None, OrderingConfig::FULL);
+    /// picker.next(&cx); // exd5, a capture: a cutoff here saves generating the quiet moves
+    /// assert!(picker.noisy_generated() && !picker.quiets_generated());
+    /// picker.next(&cx);
+    /// assert!(picker.quiets_generated());
+    /// ```
     pub fn quiets_generated(&self) -> bool {
         self.quiets_generated
     }
@@ -324,6 +496,25 @@ impl MovePicker {
     }
 
     /// The next move, or `None` when every move has been returned.
+    ///
+    /// ```
+    /// use std::collections::HashSet;
+    /// use cutoff_board::Board;
+    /// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig};
+    /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    /// let board = Board::from_fen(kiwipete, false).unwrap();
+    /// let history = Histories::boxed();
+    /// let cx = OrderCtx { board: &board, history: &history };
+    /// let tt = board.parse_uci("e2a6").ok();
+    /// let killers = [board.parse_uci("a2a3").ok(), None, None];
+    /// let mut picker = MovePicker::main(&board, tt, killers, None, OrderingConfig::FULL);
+    /// let mut seen = HashSet::new();
+    /// while let Some(mv) = picker.next(&cx) {
+    ///     assert!(seen.insert(mv), "{mv} returned twice");
+    /// }
+    /// assert_eq!(seen, board.legal_moves().into_iter().collect());
+    /// assert_eq!(picker.next(&cx), None); // and it stays done
+    /// ```
     pub fn next(&mut self, cx: &OrderCtx) -> Option<Move> {
         let board = cx.board;
         loop {

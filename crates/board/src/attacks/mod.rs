@@ -86,24 +86,52 @@ const fn line_tables() -> ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) {
 static LINES: ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) = line_tables();
 
 /// The squares a knight on `sq` attacks.
+///
+/// ```
+/// use cutoff_board::{attacks, Square};
+/// assert_eq!(attacks::knight(Square::G1), Square::E2.bitboard() | Square::F3 | Square::H3);
+/// assert_eq!(attacks::knight(Square::E4).len(), 8);
+/// ```
 #[inline(always)]
 pub fn knight(sq: Square) -> Bitboard {
     KNIGHT[sq as usize]
 }
 
 /// The squares a king on `sq` attacks.
+///
+/// ```
+/// use cutoff_board::{attacks, Square};
+/// assert_eq!(attacks::king(Square::A1), Square::A2.bitboard() | Square::B1 | Square::B2);
+/// assert_eq!(attacks::king(Square::E1).len(), 5);
+/// assert_eq!(attacks::king(Square::E4).len(), 8);
+/// ```
 #[inline(always)]
 pub fn king(sq: Square) -> Bitboard {
     KING[sq as usize]
 }
 
 /// The squares a pawn of `color` on `sq` attacks (diagonally forward).
+///
+/// ```
+/// use cutoff_board::{attacks, Color, Square};
+/// assert_eq!(attacks::pawn(Color::Black, Square::E5), Square::D4.bitboard() | Square::F4);
+/// assert_eq!(attacks::pawn(Color::White, Square::A2), Square::B3.bitboard()); // edge pawn: one square
+/// assert!(!attacks::pawn(Color::White, Square::E4).has(Square::E5)); // pushes are not attacks
+/// ```
 #[inline(always)]
 pub fn pawn(color: Color, sq: Square) -> Bitboard {
     PAWN[color as usize][sq as usize]
 }
 
 /// The squares strictly between `a` and `b` if they share a rank, file or diagonal; empty otherwise.
+///
+/// ```
+/// use cutoff_board::{attacks, Square};
+/// assert_eq!(attacks::between(Square::E1, Square::H4), Square::F2.bitboard() | Square::G3);
+/// assert_eq!(attacks::between(Square::E1, Square::E8).len(), 6);
+/// assert!(attacks::between(Square::E1, Square::E2).is_empty()); // adjacent
+/// assert!(attacks::between(Square::G1, Square::F3).is_empty()); // not on a line
+/// ```
 #[inline(always)]
 pub fn between(a: Square, b: Square) -> Bitboard {
     LINES.0[a as usize][b as usize]
@@ -111,6 +139,15 @@ pub fn between(a: Square, b: Square) -> Bitboard {
 
 /// The whole line (edge to edge) through `a` and `b` if they share a rank, file or diagonal;
 /// empty otherwise (and for `a == b`).
+///
+/// ```
+/// use cutoff_board::{attacks, Bitboard, File, Square};
+/// assert_eq!(attacks::line(Square::E1, Square::E5), Bitboard::file(File::E));
+/// assert_eq!(attacks::line(Square::B2, Square::C3), attacks::line(Square::A1, Square::H8));
+/// assert_eq!(attacks::line(Square::A1, Square::H8).len(), 8);
+/// assert!(attacks::line(Square::A1, Square::B3).is_empty());
+/// assert!(attacks::line(Square::E4, Square::E4).is_empty());
+/// ```
 #[inline(always)]
 pub fn line(a: Square, b: Square) -> Bitboard {
     LINES.1[a as usize][b as usize]

@@ -206,11 +206,7 @@ const BISHOP_SIZE: usize = BISHOP_ENTRIES.1;
 /// order, so the k-th subset has index k).
 #[inline(always)]
 const fn index_of(e: &Entry, occupied: u64, subset_rank: usize) -> usize {
-    if cfg!(feature = "pext") {
-        subset_rank
-    } else {
-        ((occupied & e.mask).wrapping_mul(e.magic) >> e.shift) as usize
-    }
+    if cfg!(feature = "pext") { subset_rank } else { ((occupied & e.mask).wrapping_mul(e.magic) >> e.shift) as usize }
 }
 
 const fn fill<const N: usize>(entries: &[Entry; 64], dirs: &[(i8, i8); 4]) -> [Bitboard; N] {
@@ -268,18 +264,43 @@ fn lookup(table: &[Bitboard], e: &Entry, occupied: Bitboard) -> Bitboard {
 }
 
 /// The squares a rook on `sq` attacks, given the occupied squares.
+///
+/// ```
+/// use cutoff_board::{attacks, Bitboard, Board, Square};
+/// assert_eq!(attacks::rook(Square::A1, Bitboard::EMPTY).len(), 14);
+/// // Attacks stop at, and include, the first piece in each direction, of either colour.
+/// let occupied = Board::default().occupied();
+/// assert_eq!(attacks::rook(Square::D1, occupied), Square::C1.bitboard() | Square::E1 | Square::D2);
+/// assert_eq!(attacks::rook(Square::D4, occupied).len(), 7 + 5); // the 4th rank; d2, d3, d5, d6, d7
+/// ```
 #[inline(always)]
 pub fn rook(sq: Square, occupied: Bitboard) -> Bitboard {
     lookup(&ROOK_TABLE, &ROOK_ENTRIES.0[sq as usize], occupied)
 }
 
 /// The squares a bishop on `sq` attacks, given the occupied squares.
+///
+/// ```
+/// use cutoff_board::{attacks, Bitboard, Board, Square};
+/// assert_eq!(attacks::bishop(Square::D4, Bitboard::EMPTY).len(), 13);
+/// let occupied = Board::default().occupied();
+/// assert_eq!(attacks::bishop(Square::C1, occupied), Square::B2.bitboard() | Square::D2);
+/// ```
 #[inline(always)]
 pub fn bishop(sq: Square, occupied: Bitboard) -> Bitboard {
     lookup(&BISHOP_TABLE, &BISHOP_ENTRIES.0[sq as usize], occupied)
 }
 
 /// The squares a queen on `sq` attacks, given the occupied squares.
+///
+/// ```
+/// use cutoff_board::{attacks, Bitboard, Board, Square};
+/// assert_eq!(attacks::queen(Square::D4, Bitboard::EMPTY).len(), 27);
+/// let occupied = Board::default().occupied();
+/// let (rook, bishop) = (attacks::rook(Square::D1, occupied), attacks::bishop(Square::D1, occupied));
+/// assert_eq!(attacks::queen(Square::D1, occupied), rook | bishop);
+/// assert_eq!(attacks::queen(Square::D1, occupied).len(), 5); // c1, e1, c2, d2, e2
+/// ```
 #[inline(always)]
 pub fn queen(sq: Square, occupied: Bitboard) -> Bitboard {
     rook(sq, occupied) | bishop(sq, occupied)

@@ -5,6 +5,18 @@ use core::fmt;
 use crate::{Board, CastlingSide, File, GenKind, Move, MoveList, PieceType, Rank, Square};
 
 /// Why a SAN string was rejected by [`Board::parse_san`].
+///
+/// ```
+/// use cutoff_board::{Board, ParseSanError};
+/// // Knights on c3 and g3 can both go to e4.
+/// let board = Board::from_fen("4k3/8/8/8/8/2N3N1/8/4K3 w - - 0 1", false).unwrap();
+/// assert_eq!(board.parse_san("Ne4"), Err(ParseSanError::Ambiguous));
+/// assert_eq!(board.parse_san("N3e4"), Err(ParseSanError::Ambiguous)); // both on the third rank
+/// assert!(board.parse_san("Nce4").is_ok());
+/// assert_eq!(board.parse_san("Nd2"), Err(ParseSanError::Illegal));
+/// assert_eq!(board.parse_san("Zf3"), Err(ParseSanError::Syntax));
+/// assert_eq!(ParseSanError::Ambiguous.to_string(), "ambiguous SAN: more than one legal move matches");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ParseSanError {
     /// Not SAN at all (for example `Zf3`, `e9`, or an empty string).
@@ -28,11 +40,29 @@ impl fmt::Display for ParseSanError {
 impl core::error::Error for ParseSanError {}
 
 /// A move written in SAN for a given board (see [`Board::san`]); at most 7 characters.
+///
+/// ```
+/// use cutoff_board::Board;
+/// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// let board = Board::from_fen(kiwipete, false).unwrap();
+/// let san = board.san(board.parse_uci("e2a6").unwrap());
+/// assert_eq!(san.to_string(), "Bxa6");
+/// assert_eq!(board.san(board.parse_uci("e1c1").unwrap()).to_string(), "O-O-O");
+/// assert_eq!(board.san(board.parse_uci("e5f7").unwrap()).to_string(), "Nxf7");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct San(arrayvec::ArrayString<8>);
 
 impl San {
     /// The SAN text.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// let board = Board::from_fen("3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1", false).unwrap();
+    /// let san = board.san(board.parse_uci("e7d8q").unwrap());
+    /// assert_eq!(san.as_str(), "exd8=Q+");
+    /// assert_eq!(board.parse_san(san.as_str()).ok(), board.parse_uci("e7d8q").ok());
+    /// ```
     pub fn as_str(&self) -> &str {
         &self.0
     }

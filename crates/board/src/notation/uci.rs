@@ -5,6 +5,17 @@ use core::fmt;
 use crate::{Board, CastlingSide, GenKind, Move, MoveList, PieceType, Square};
 
 /// Why a UCI move string was rejected by [`Board::parse_uci`].
+///
+/// ```
+/// use cutoff_board::{Board, ParseUciMoveError};
+/// let board = Board::default();
+/// assert_eq!(board.parse_uci("e2e9"), Err(ParseUciMoveError::Syntax)); // no such square
+/// assert_eq!(board.parse_uci("e2e4x"), Err(ParseUciMoveError::Syntax)); // no such promotion
+/// assert_eq!(board.parse_uci("e2e2"), Err(ParseUciMoveError::Syntax));
+/// assert_eq!(board.parse_uci("e2e5"), Err(ParseUciMoveError::Illegal));
+/// assert_eq!(board.parse_uci("e7e5"), Err(ParseUciMoveError::Illegal)); // White to move
+/// assert_eq!(ParseUciMoveError::Illegal.to_string(), "illegal move in this position");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ParseUciMoveError {
     /// Not of the form `<from><to>[promotion]`, such as `e2e4` or `a7a8q`.
@@ -27,6 +38,16 @@ impl fmt::Display for ParseUciMoveError {
 impl core::error::Error for ParseUciMoveError {}
 
 /// A move written in UCI notation for a given board (see [`Board::uci`]).
+///
+/// ```
+/// use cutoff_board::Board;
+/// let board = Board::from_fen("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
+/// let castle = board.parse_uci("e1c1").unwrap();
+/// assert_eq!(board.uci(castle).to_string(), "e1c1"); // the king's move, as GUIs expect
+/// assert_eq!(castle.to_string(), "e1a1"); // `Move` itself prints king takes rook
+/// let promotion = board.parse_uci("b7a8n").unwrap();
+/// assert_eq!(board.uci(promotion).to_string(), "b7a8n");
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct UciMove {
     from: Square,
