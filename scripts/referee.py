@@ -83,18 +83,18 @@ class EngineIO:
 class IOCapture(logging.Handler):
     def __init__(self) -> None:
         super().__init__(level=logging.DEBUG)
-        self.lock = threading.Lock()
+        self._io_lock = threading.Lock()
         self.by_thread: Dict[str, EngineIO] = {}
 
     def get(self, thread_name: str) -> EngineIO:
-        with self.lock:
+        with self._io_lock:
             io = self.by_thread.get(thread_name)
             if io is None:
                 io = self.by_thread[thread_name] = EngineIO()
             return io
 
     def drop(self, thread_name: str) -> None:
-        with self.lock:
+        with self._io_lock:
             self.by_thread.pop(thread_name, None)
 
     def emit(self, record: logging.LogRecord) -> None:
@@ -430,9 +430,9 @@ def play_game(cfg: argparse.Namespace, rec: GameRec, players: Dict[str, Player])
         if move is None or not move or move not in board.legal_moves:
             failure_snapshot(side, {"failure": "illegal move", "elapsed": round(elapsed, 4),
                                     "clock_before_move": round(clock_before, 4),
-                                    "bestmove": move.uci() if move else "(none)"})
+                                    "bestmove": move.uci() if move is not None else "(none)"})
             forfeit(side, "illegal move", "rules infraction",
-                    f"bestmove {move.uci() if move else '(none)'} in {board.fen()}")
+                    f"bestmove {move.uci() if move is not None else '(none)'} in {board.fen()}")
             break
 
         info = res.info or {}
@@ -513,7 +513,8 @@ def elo_summary(scores: List[float]) -> Tuple[float, float, float, float, float]
     se = math.sqrt(var / n)
     lo = elo_from_score(max(mu - 1.959964 * se, 0.0))
     hi = elo_from_score(min(mu + 1.959964 * se, 1.0))
-    return mu, elo_from_score(mu), lo, hi, (hi - lo) / 2.0
+    err = (hi - lo) / 2.0 if math.isfinite(hi - lo) else math.inf
+    return mu, elo_from_score(mu) + 0.0, lo, hi, err
 
 
 # --------------------------------------------------------------------------

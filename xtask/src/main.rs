@@ -4,8 +4,12 @@
 //! benchmarks) calls [`util::rerun_in_release`] first, which re-executes this binary through
 //! `cargo run --release` when it was built in the dev profile.
 
+mod bench;
 mod bench_perft;
+mod matches;
+mod ordering;
 mod perft;
+mod tactics;
 mod util;
 
 use std::process::ExitCode;
@@ -24,6 +28,13 @@ EXAMPLES:
     cargo xtask perft                           full perft suites (tens of minutes)
     cargo xtask perft --suite standard --max-depth 5 -j 2
     cargo xtask perft --bench --runs 3          perft speed, cutoff-board vs cozy-chess
+    cargo xtask bench --check                   bench node count == last `Bench:` commit line (CI)
+    cargo xtask bench --vs HEAD~1               nps against another revision, side by side
+    cargo xtask match --vs HEAD~1 --tc 10+0.1 --games 200 --concurrency 2
+    cargo xtask match --vs HEAD~1 --tc 10+0.1 --sprt elo0=0 elo1=5
+    cargo xtask tactics --suite bk --movetime 1000
+    cargo xtask tactics --suite sts --movetime 200
+    cargo xtask ordering --write                the move-ordering study -> docs/ordering.md
     cargo xtask help perft                      all perft options
 
 ENVIRONMENT:
@@ -45,6 +56,15 @@ enum Command {
     /// Check move generation against the perft suites, or benchmark perft speed (`--bench`).
     #[command(long_about = perft::LONG_ABOUT)]
     Perft(perft::PerftArgs),
+    /// Run `cutoff bench`: nodes and nps; `--check` against the last `Bench:` commit line;
+    /// `--vs REV` compares speed with another revision.
+    Bench(bench::BenchArgs),
+    /// Play an engine-vs-engine match (openings, time controls, adjudication, PGN, Elo, SPRT).
+    Match(matches::MatchArgs),
+    /// Run an EPD test suite (bm/am, STS points) at a time or node limit per position.
+    Tactics(tactics::TacticsArgs),
+    /// The move-ordering study: what each ordering heuristic is worth, as a Markdown table.
+    Ordering(ordering::OrderingArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +73,10 @@ fn main() -> ExitCode {
         Command::Perft(args) if args.bench => release(bench_perft::run, &args),
         // Check for the data before the (slow) release build.
         Command::Perft(args) => util::data_dir().and_then(|_| release(perft::run, &args)),
+        Command::Bench(args) => bench::run(&args),
+        Command::Match(args) => matches::run(&args),
+        Command::Tactics(args) => tactics::run(&args),
+        Command::Ordering(args) => release(ordering::run, &args),
     };
     match result {
         Ok(code) => code,

@@ -39,7 +39,10 @@ pub struct OrderingConfig {
     /// Sort quiet moves by butterfly history.
     pub history: bool,
     /// Staged generation: generate quiet moves only when the earlier stages did not cut off.
-    /// Off: generate everything, score it, then pick in the same order (same tree, more work).
+    /// Off: generate every move up front and score the noisy ones (and SEE) at once, then pick
+    /// in the same order. The plain quiets get their history scores when the first of them is
+    /// reached, as in staged mode, because the search updates the history while a node's
+    /// earlier moves are searched: that keeps both modes on exactly the same tree.
     pub staged: bool,
     /// Verify killers and countermove with `is_legal` and try them before generating quiet
     /// moves. Off: they are found and scored inside the generated quiet list (same order).
@@ -262,6 +265,8 @@ pub struct MovePicker {
     noisy_end: usize,
     bad_end: usize,
     skip_quiets: bool,
+    /// Unstaged mode: whether the plain quiet moves have their history scores yet.
+    quiets_scored: bool,
     quiets_generated: bool,
     noisy_generated: bool,
 }
@@ -282,6 +287,7 @@ impl MovePicker {
             noisy_end: 0,
             bad_end: 0,
             skip_quiets: false,
+            quiets_scored: false,
             quiets_generated: false,
             noisy_generated: false,
         }
@@ -674,6 +680,15 @@ impl MovePicker {
                 Stage::All => {
                     while self.cur < self.list.len() {
                         let sm = self.pick_best(self.list.len());
+                        if !self.quiets_scored && sm.key < key(KILLER_SCORE / 2, 255) && sm.key > key(BAD_NOISY / 2, 0)
+                        {
+                            // The first plain quiet: everything ranked above it is done, so this
+                            // is when the staged picker would score the quiets. Score them now,
+                            // with the history as it is now, and pick again.
+                            self.cur -= 1;
+                            self.score_plain_quiets(cx);
+                            continue;
+                        }
                         if self.skip_quiets && sm.mv.is_quiet() && self.tt != Some(sm.mv) {
                             continue;
                         }
@@ -706,6 +721,7 @@ impl MovePicker {
                 };
                 self.list[i].key = key(score, i);
             }
+            self.quiets_scored = true; // one list in generator order: nothing is deferred
             return;
         }
         board.generate(GenKind::Noisy, &mut Push(&mut self.list));
@@ -723,12 +739,24 @@ impl MovePicker {
                 TT_SCORE
             } else if let Some(r) = self.refutations.iter().position(|&r| r == Some(mv)) {
                 self.refutation_score(r)
-            } else if self.config.history {
-                cx.history.butterfly.get(board.side_to_move(), mv)
             } else {
-                0
+                0 // scored from the history when the first plain quiet is reached
             };
             self.list[i].key = key(score, i - noisy_end);
+        }
+    }
+
+    /// Unstaged mode: gives the remaining plain quiet moves their history scores.
+    fn score_plain_quiets(&mut self, cx: &OrderCtx) {
+        self.quiets_scored = true;
+        for i in self.cur..self.list.len() {
+            let mv = self.list[i].mv;
+            let plain = mv.is_quiet() && self.tt != Some(mv) && !self.refutations.contains(&Some(mv));
+            if plain && self.config.history {
+                // The generation index is recovered from the key, so ties keep generator order.
+                let index = 255 - self.list[i].key.rem_euclid(256) as usize;
+                self.list[i].key = key(cx.history.butterfly.get(cx.board.side_to_move(), mv), index);
+            }
         }
     }
 }

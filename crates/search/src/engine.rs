@@ -31,10 +31,12 @@ pub struct Features {
     pub check_extension: bool,
     /// Skip captures with negative SEE in quiescence search.
     pub qsearch_see: bool,
-    /// Quiescence pruning beyond SEE: delta pruning (captures that cannot lift the score to
-    /// alpha even with a margin; only winning captures when far below alpha) and, after two
-    /// captures, only recaptures, promotions and checks.
+    /// Delta pruning in quiescence search: skip captures that cannot lift the score to alpha
+    /// even with a margin, and only winning captures when far below alpha.
     pub qsearch_delta: bool,
+    /// In quiescence search, after two captures only recaptures, promotions and checks
+    /// (this one depends on the order in which captures come).
+    pub qsearch_late_moves: bool,
 }
 
 impl Features {
@@ -49,10 +51,13 @@ impl Features {
         check_extension: true,
         qsearch_see: true,
         qsearch_delta: true,
+        qsearch_late_moves: true,
     };
 
-    /// Plain alpha-beta with quiescence search and check extension: nothing prunes, so
-    /// ordering alone decides the size of the tree.
+    /// Plain alpha-beta with quiescence search and check extension: no search pruning, so
+    /// ordering alone decides the size of the tree. Quiescence keeps its static capture
+    /// filters (SEE < 0 and delta pruning judge each capture on its own); without them a
+    /// search with no move ordering does not finish even at depth 3.
     pub const PLAIN: Features = Features {
         tt_cutoffs: false,
         null_move: false,
@@ -61,8 +66,9 @@ impl Features {
         aspiration: false,
         pvs: false,
         check_extension: true,
-        qsearch_see: false,
-        qsearch_delta: false,
+        qsearch_see: true,
+        qsearch_delta: true,
+        qsearch_late_moves: false,
     };
 }
 

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use arrayvec::ArrayVec;
 use cutoff_board::{Board, Move, PieceType, SEE_VALUES};
 use cutoff_eval::PawnCache;
-use cutoff_ordering::{Histories, Killers, MovePicker, OrderCtx, Stage};
+use cutoff_ordering::{Histories, Killers, MovePicker, OrderCtx};
 use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY};
 
 use crate::engine::{Report, Shared};
@@ -424,7 +424,8 @@ impl Worker {
         let prev = if ply > 0 { self.frames[ply - 1].mv } else { None };
         let counter = self.histories.counter.get(board, prev);
         self.killers.clear_ply(ply + 1);
-        let mut picker = MovePicker::main(board, tt_move, self.killers.get(ply), counter, sh.ordering);
+        let killers = self.killers.get(ply);
+        let mut picker = MovePicker::main(board, tt_move, killers, counter, sh.ordering);
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut move_count = 0;
@@ -454,7 +455,11 @@ impl Worker {
                     if PV {
                         r -= 1;
                     }
-                    if picker.last_stage() == Stage::Refutations {
+                    // Killers and the countermove are reduced less. Decided by the move itself,
+                    // not by the picker stage, so that every ordering variant that yields the
+                    // same order also searches the same tree.
+                    let used_killers = &killers[..(sh.ordering.killers as usize).min(killers.len())];
+                    if used_killers.contains(&Some(mv)) || (sh.ordering.countermove && counter == Some(mv)) {
                         r -= 1;
                     }
                     r = r.clamp(0, new_depth - 1);
@@ -644,7 +649,7 @@ impl Worker {
             tried += 1;
             // After two captures, only recaptures, promotions and checks are worth a look.
             if !in_check
-                && sh.features.qsearch_delta
+                && sh.features.qsearch_late_moves
                 && tried > 2
                 && Some(mv.to()) != last_to
                 && mv.promotion().is_none()

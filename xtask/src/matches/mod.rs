@@ -1,0 +1,565 @@
+//! `cargo xtask match`: an engine-vs-engine match runner for regression testing.
+//!
+//! Two UCI engines play pairs of games from the same opening with colours swapped, `K` games at
+//! a time (one thread per game, each with its own two engine processes). The runner keeps the
+//! clocks and applies the rules with `cutoff-board`, so nothing the engines claim is trusted:
+//! illegal or null moves, time forfeits, crashes and stalls lose the game. Results go to a PGN
+//! file, a progress line (W-D-L, Elo, LLR) follows every game, and an optional SPRT stops the
+//! match as soon as it is decided.
+//!
+//! Modules: [`engine`] (the UCI process client), [`game`] (one game), [`openings`], [`pgn`],
+//! [`settings`] (command-line strings), [`stats`] (Elo, LOS, SPRT) and [`report`].
+
+mod engine;
+mod game;
+mod openings;
+mod pgn;
+mod report;
+mod settings;
+mod stats;
+
+use std::fs::File;
+use std::io::{BufWriter, Write as _};
+use std::num::{NonZeroU32, NonZeroU64, NonZeroUsize};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+
+use self::engine::{Engine, EngineConfig, UciLog};
+use self::game::{GameRecord, GameSetup};
+use self::report::{Progress, SprtOutcome, Tally};
+use self::settings::{DrawRule, Limits, ResignRule, TimeControl};
+use self::stats::{Hypothesis, Sprt, SprtModel};
+use crate::util::{self, Result};
+
+/// The default opening file, relative to the shared data directory.
+const DEFAULT_OPENINGS: &str = "openings/8moves_v3_sample3000.epd";
+
+const AFTER_HELP: &str = "\
+Each opening is played twice with colours swapped (games 2k and 2k+1), so --games is rounded up
+to an even number; openings are used in file order, or shuffled by --seed, and reused from the
+start when there are fewer than games/2.
+
+The runner keeps the clocks (--tc): a move that arrives after the mover's remaining time plus
+--timemargin-ms loses on time (a draw if the opponent has a bare king). With --st/--nodes there
+is no clock; an engine that sends no bestmove within --hang-timeout (plus the move time) loses
+as stalled. Illegal moves, `bestmove 0000`/`(none)` with legal moves on the board, and crashes
+lose too; a crashed or stalled engine is restarted before its next game. Checkmate, stalemate,
+threefold repetition, the 50-move rule and insufficient material end games by the rules
+(cutoff-board).
+
+--resign moves=N score=CP [twosided=true]: a side loses once its engine's own score has been
+<= -CP for N consecutive moves (twosided: both engines agree, the winner's score >= +CP).
+--draw movenumber=M moves=N score=CP: a draw once both engines' scores have stayed within CP
+of zero for N consecutive moves each, from full move M on. (cutechess semantics.)
+
+--sprt elo0=X elo1=Y [alpha=0.05 beta=0.05]: the generalised SPRT of fishtest/fastchess on
+logistic Elo, on game pairs (pentanomial, default) or games (--sprt-model trinomial). The LLR is
+updated after each pair (game) and the match stops when it leaves
+(ln(beta/(1-alpha)), ln((1-beta)/alpha)).
+
+EXAMPLES:
+    cargo xtask match --engine1 target/release/cutoff --engine2 /tmp/cutoff-old \\
+        --games 10 --nodes 2000 --pgn /tmp/match.pgn
+    cargo xtask match --vs HEAD~1 --tc 10+0.1 --games 2000 --concurrency 2 \\
+        --option Hash=16 --option Threads=1 --seed 7 --sprt elo0=0 elo1=5
+    cargo xtask match --engine2 ./other --st 0.2 --resign moves=3 score=1000 \\
+        --draw movenumber=40 moves=8 score=10
+
+EXIT STATUS:
+    0  the match was played
+    1  an engine crashed, stalled or made an illegal move, or the SPRT accepted H0
+    2  usage or environment error (engine does not start, build failure, bad openings file)";
+
+/// Arguments of `cargo xtask match` (boxed, so that the subcommand enum in `main.rs` stays
+/// small; the fields are reached through `Deref`).
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    inner: Box<MatchOptions>,
+}
+
+impl std::ops::Deref for MatchArgs {
+    type Target = MatchOptions;
+
+    fn deref(&self) -> &MatchOptions {
+        &self.inner
+    }
+}
+
+/// The options of `cargo xtask match`.
+#[derive(Debug, Args)]
+#[command(after_long_help = AFTER_HELP)]
+#[command(group = clap::ArgGroup::new("limit").required(true).multiple(true).args(["tc", "st", "nodes"]))]
+pub struct MatchOptions {
+    /// First engine [default: the current build, `cargo build --release -p cutoff`].
+    #[arg(long, value_name = "PATH", help_heading = "Engines")]
+    pub engine1: Option<PathBuf>,
+
+    /// Second engine.
+    #[arg(long, value_name = "PATH", required_unless_present = "vs", help_heading = "Engines")]
+    pub engine2: Option<PathBuf>,
+
+    /// Use git revision REV as engine2, built with `cargo build --release -p cutoff` in a
+    /// temporary worktree (removed afterwards) with its own target dir (target/xtask-match-vs).
+    #[arg(long, value_name = "REV", conflicts_with = "engine2", help_heading = "Engines")]
+    pub vs: Option<String>,
+
+    /// Name of engine1 [default: its `id name`].
+    #[arg(long, value_name = "NAME", help_heading = "Engines")]
+    pub name1: Option<String>,
+
+    /// Name of engine2 [default: its `id name`; with --vs, `id name [REV]`].
+    #[arg(long, value_name = "NAME", help_heading = "Engines")]
+    pub name2: Option<String>,
+
+    /// UCI option for both engines, e.g. `--option Hash=16` (repeatable; sent before the
+    /// per-engine ones).
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = settings::parse_uci_option, help_heading = "Engines")]
+    pub options: Vec<(String, String)>,
+
+    /// UCI option for engine1 (repeatable).
+    #[arg(long = "option1", value_name = "NAME=VALUE", value_parser = settings::parse_uci_option, help_heading = "Engines")]
+    pub options1: Vec<(String, String)>,
+
+    /// UCI option for engine2 (repeatable).
+    #[arg(long = "option2", value_name = "NAME=VALUE", value_parser = settings::parse_uci_option, help_heading = "Engines")]
+    pub options2: Vec<(String, String)>,
+
+    /// Opening positions, one FEN or EPD per line [default: <data>/openings/8moves_v3_sample3000.epd].
+    #[arg(long, value_name = "FILE", help_heading = "Openings")]
+    pub openings: Option<PathBuf>,
+
+    /// Shuffle the openings with this seed (deterministic) instead of using them in file order.
+    #[arg(long, value_name = "N", help_heading = "Openings")]
+    pub seed: Option<u64>,
+
+    /// Chess960 openings (Shredder-FEN castling; sets UCI_Chess960).
+    #[arg(long, help_heading = "Openings")]
+    pub chess960: bool,
+
+    /// Number of games (rounded up to even; with --sprt, the maximum).
+    #[arg(long, value_name = "N", default_value = "10", help_heading = "Games")]
+    pub games: NonZeroU32,
+
+    /// Games played at the same time.
+    #[arg(long, value_name = "K", default_value = "1", help_heading = "Games")]
+    pub concurrency: NonZeroUsize,
+
+    /// Time control `[moves/]base[+inc]` in seconds, e.g. 10+0.1 or 40/60.
+    #[arg(long, value_name = "TC", value_parser = TimeControl::parse, conflicts_with = "st", help_heading = "Limits")]
+    pub tc: Option<TimeControl>,
+
+    /// Fixed time per move in seconds (`go movetime`).
+    #[arg(long, value_name = "SECONDS", value_parser = settings::parse_movetime, help_heading = "Limits")]
+    pub st: Option<Duration>,
+
+    /// Nodes per move (`go nodes N`).
+    #[arg(long, value_name = "N", help_heading = "Limits")]
+    pub nodes: Option<NonZeroU64>,
+
+    /// Clock tolerance: a move is a time forfeit only this far past the remaining time.
+    #[arg(long, value_name = "MS", default_value = "0", help_heading = "Limits")]
+    pub timemargin_ms: u64,
+
+    /// Seconds to wait for an answer (bestmove beyond the move time with --st/--nodes; the UCI
+    /// handshake, readyok, and bestmove after stop in all modes) before an engine is stalled.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = settings::parse_movetime, help_heading = "Limits")]
+    pub hang_timeout: Duration,
+
+    /// Resign adjudication: `moves=N score=CP [twosided=true]`.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., help_heading = "Adjudication")]
+    pub resign: Option<Vec<String>>,
+
+    /// Draw adjudication: `movenumber=M moves=N score=CP`.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., help_heading = "Adjudication")]
+    pub draw: Option<Vec<String>>,
+
+    /// Adjudicate a draw after this many plies (from the opening position).
+    #[arg(long, value_name = "N", help_heading = "Adjudication")]
+    pub max_plies: Option<NonZeroU32>,
+
+    /// Write the games to this PGN file (overwritten), as they finish.
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    pub pgn: Option<PathBuf>,
+
+    /// The PGN Event tag.
+    #[arg(long, value_name = "NAME", default_value = "Cutoff match", help_heading = "Output")]
+    pub event: String,
+
+    /// Log all UCI traffic (and engine stderr) to this file, with timestamps.
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    pub uci_log: Option<PathBuf>,
+
+    /// Sequential probability ratio test: `elo0=X elo1=Y [alpha=0.05 beta=0.05]`.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., help_heading = "SPRT")]
+    pub sprt: Option<Vec<String>>,
+
+    /// The SPRT model: game pairs (pentanomial) or single games (trinomial).
+    #[arg(long, value_enum, default_value_t = SprtModel::Pentanomial, requires = "sprt", help_heading = "SPRT")]
+    pub sprt_model: SprtModel,
+}
+
+/// Runs `cargo xtask match`.
+pub fn run(args: &MatchArgs) -> Result<ExitCode> {
+    let started = Instant::now();
+    let resign = args.resign.as_deref().map(ResignRule::parse).transpose()?;
+    let draw = args.draw.as_deref().map(DrawRule::parse).transpose()?;
+    let sprt = args.sprt.as_deref().map(|v| settings::parse_sprt(v, args.sprt_model)).transpose()?;
+    let limits = Limits {
+        clock: args.tc,
+        movetime: args.st,
+        nodes: args.nodes.map(NonZeroU64::get),
+        time_margin: Duration::from_millis(args.timemargin_ms),
+        hang_timeout: args.hang_timeout,
+    };
+
+    // Cheap checks first, before any build.
+    let openings_path = match &args.openings {
+        Some(path) => path.clone(),
+        None => util::data_dir()?.join(DEFAULT_OPENINGS),
+    };
+    let book = openings::load(&openings_path, args.chess960)?;
+    let order = openings::order(book.openings.len(), args.seed);
+    let games = args.games.get().div_ceil(2) as usize * 2;
+    let mut pgn_out = match &args.pgn {
+        Some(path) => {
+            Some(BufWriter::new(File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?))
+        }
+        None => None,
+    };
+    let log = match &args.uci_log {
+        Some(path) => {
+            let file = File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+            Some(UciLog::new(file, started))
+        }
+        None => None,
+    };
+
+    // The other revision first: it checks REV before any build.
+    let revision = args.vs.as_deref().map(RevisionBuild::new).transpose()?;
+    let engine1_path = match &args.engine1 {
+        Some(path) => path.clone(),
+        None => build_current()?,
+    };
+    let engine2_path = match (&args.engine2, &revision) {
+        (Some(path), _) => path.clone(),
+        (None, Some(build)) => build.binary.clone(),
+        (None, None) => return Err("give --engine2 PATH or --vs REV".into()),
+    };
+
+    let config = |path: &Path, own: &[(String, String)]| EngineConfig {
+        path: path.to_path_buf(),
+        args: Vec::new(),
+        options: args.options.iter().chain(own).cloned().collect(),
+        chess960: args.chess960,
+    };
+    let configs = [config(&engine1_path, &args.options1), config(&engine2_path, &args.options2)];
+    let workers = args.concurrency.get().min(games);
+    let mut pairs: Vec<[Engine; 2]> = Vec::with_capacity(workers);
+    for worker in 0..workers {
+        let start = |slot: usize| {
+            Engine::start(&configs[slot], format!("engine{}#w{worker}", slot + 1), limits.hang_timeout, log.clone())
+                .map_err(|e| format!("engine{} ({}): {e}", slot + 1, configs[slot].path.display()))
+        };
+        pairs.push([start(0)?, start(1)?]);
+    }
+    let names = engine_names(args, &pairs[0]);
+    for (slot, name) in names.iter().enumerate() {
+        for option in pairs[0][slot].unknown_options() {
+            eprintln!("warning: {name} does not declare the UCI option `{option}` (sent anyway)");
+        }
+    }
+
+    print_header(args, &names, &configs, &book, &openings_path, games, workers, &limits, sprt.as_ref());
+    if let Some(build) = &revision {
+        println!("  engine2       built from {} ({})", build.revision, build.sha);
+    }
+    let _ = std::io::stdout().flush();
+
+    let pgn_context = pgn::PgnContext {
+        event: args.event.clone(),
+        site: "?".to_owned(),
+        date: pgn::today(),
+        names: names.clone(),
+        time_control: limits.pgn_time_control(),
+    };
+    let match_start = Instant::now();
+    let mut tally = Tally::default();
+    let mut progress = Progress::new();
+    let mut sprt_state: Option<SprtOutcome> = sprt.map(|sprt| SprtOutcome { sprt, llr: 0.0, decision: None });
+    let mut write_error: Option<String> = None;
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let setup_for = |index: usize| GameSetup {
+        opening_fen: &book.openings[order[(index / 2) % order.len()]].fen,
+        chess960: args.chess960,
+        white_slot: index % 2,
+        limits: &limits,
+        resign,
+        draw,
+        max_plies: args.max_plies.map(NonZeroU32::get),
+    };
+
+    thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<(usize, GameRecord)>();
+        for mut engines in pairs {
+            let (tx, next, stop, setup_for) = (tx.clone(), &next, &stop, &setup_for);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= games {
+                        break;
+                    }
+                    let Some(record) = game::play(&mut engines, &setup_for(index), stop) else { break };
+                    if tx.send((index, record)).is_err() {
+                        break;
+                    }
+                }
+                // The engines quit here, in this thread, while the others keep playing.
+                drop(engines);
+            });
+        }
+        drop(tx);
+        for (index, record) in rx {
+            if stop.load(Ordering::Relaxed) {
+                // The SPRT has decided: games still finishing are not counted.
+                continue;
+            }
+            let pair_done = tally.add(index, &record);
+            for incident in &record.incidents {
+                progress.message(&format!("warning: game {}: {}: {}", index + 1, names[incident.slot], incident.what));
+            }
+            if let Some(out) = &mut pgn_out
+                && write_error.is_none()
+            {
+                let text = pgn::format_game(&pgn_context, index + 1, &record);
+                if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                    write_error = Some(format!("cannot write the PGN file: {e}"));
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            if let Some(state) = &mut sprt_state {
+                if pair_done || state.sprt.model == SprtModel::Trinomial {
+                    state.llr = state.sprt.llr(tally.wdl, tally.pairs);
+                    state.decision = state.sprt.decision(state.llr);
+                }
+                if state.decision.is_some() {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            let sprt_view = sprt_state.as_ref().map(|s| (&s.sprt, s.llr));
+            progress.show(&report::Progress::line(&tally, games, sprt_view));
+        }
+    });
+    progress.finish();
+    if let Some(err) = write_error {
+        return Err(err.into());
+    }
+
+    print!("{}", report::summary(&names, &tally, sprt_state, match_start.elapsed()));
+    if let Some(path) = &args.pgn {
+        println!("\nPGN: {} ({} games)", path.display(), tally.games());
+    }
+    drop(revision);
+
+    let failures: u32 = tally.engines.iter().map(report::EngineTally::failures).sum();
+    let h0 = sprt_state.is_some_and(|s| s.decision == Some(Hypothesis::H0));
+    if failures > 0 {
+        println!("FAIL: {failures} game(s) lost by a crash, stall or illegal move");
+    }
+    if h0 {
+        println!("FAIL: the SPRT accepted H0");
+    }
+    Ok(if failures > 0 || h0 { util::EXIT_FAILURE.into() } else { ExitCode::SUCCESS })
+}
+
+/// Display names: `--name1/--name2`, else `id name`; with --vs, engine2 gets `[REV]`; equal
+/// names get ` [1]` and ` [2]`.
+fn engine_names(args: &MatchArgs, engines: &[Engine; 2]) -> [String; 2] {
+    let name1 = args.name1.clone().unwrap_or_else(|| engines[0].id_name.clone());
+    let name2 = match (&args.name2, &args.vs) {
+        (Some(name), _) => name.clone(),
+        (None, Some(rev)) => format!("{} [{rev}]", engines[1].id_name),
+        (None, None) => engines[1].id_name.clone(),
+    };
+    if name1 == name2 { [format!("{name1} [1]"), format!("{name2} [2]")] } else { [name1, name2] }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn print_header(
+    args: &MatchArgs,
+    names: &[String; 2],
+    configs: &[EngineConfig; 2],
+    book: &openings::OpeningBook,
+    openings_path: &Path,
+    games: usize,
+    workers: usize,
+    limits: &Limits,
+    sprt: Option<&Sprt>,
+) {
+    println!("match: {} vs {}", names[0], names[1]);
+    for (i, (name, config)) in names.iter().zip(configs).enumerate() {
+        let options: Vec<String> = config.options.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        let options = if options.is_empty() { String::new() } else { format!(", options {}", options.join(" ")) };
+        println!("  engine{}       {name}: {}{options}", i + 1, config.path.display());
+    }
+    let order = match args.seed {
+        Some(seed) => format!("shuffled with seed {seed}"),
+        None => "in file order".to_owned(),
+    };
+    let skipped = if book.skipped_finished > 0 {
+        format!(", {} finished positions skipped", book.skipped_finished)
+    } else {
+        String::new()
+    };
+    println!("  openings      {} from {} ({order}{skipped})", book.openings.len(), openings_path.display());
+    let rounded = if games as u32 != args.games.get() { " (rounded up to even)" } else { "" };
+    println!("  games         {games}{rounded}, {workers} at a time, each opening twice with colours swapped");
+    let wait = if limits.clock.is_some() {
+        format!("time margin {} ms", limits.time_margin.as_millis())
+    } else {
+        format!("hang timeout {} s", limits.hang_timeout.as_secs_f64())
+    };
+    println!("  limits        {} ({wait})", limits.describe());
+    let mut adjudication = Vec::new();
+    if let Some(values) = &args.resign {
+        adjudication.push(format!("resign {}", values.join(" ")));
+    }
+    if let Some(values) = &args.draw {
+        adjudication.push(format!("draw {}", values.join(" ")));
+    }
+    if let Some(max) = args.max_plies {
+        adjudication.push(format!("draw after {max} plies"));
+    }
+    if !adjudication.is_empty() {
+        println!("  adjudication  {}", adjudication.join(", "));
+    }
+    if let Some(s) = sprt {
+        println!(
+            "  SPRT          elo0={} elo1={} alpha={} beta={} ({:?}), LLR bounds ({:.2}, {:.2})",
+            s.elo0,
+            s.elo1,
+            s.alpha,
+            s.beta,
+            s.model,
+            s.lower_bound(),
+            s.upper_bound()
+        );
+    }
+}
+
+/// The cargo target directory of the workspace.
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| util::workspace_root().join("target"), PathBuf::from)
+}
+
+fn cargo() -> Command {
+    Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+}
+
+/// Builds the engine from the working tree: `cargo build --release -p cutoff`.
+fn build_current() -> Result<PathBuf> {
+    eprintln!("match: building engine1 (cargo build --release -p cutoff) ...");
+    let status = cargo()
+        .args(["build", "--release", "-p", "cutoff"])
+        .current_dir(util::workspace_root())
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err(format!("cargo build --release -p cutoff failed ({status})").into());
+    }
+    let binary = target_dir().join("release").join(format!("cutoff{}", std::env::consts::EXE_SUFFIX));
+    if !binary.is_file() {
+        return Err(format!("{} was not built", binary.display()).into());
+    }
+    Ok(binary)
+}
+
+fn git(args: &[&str]) -> Result<String> {
+    let output = Command::new("git")
+        .arg("-C")
+        .arg(util::workspace_root())
+        .args(args)
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        return Err(format!("git {} failed: {}", args.join(" "), stderr.trim()).into());
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
+}
+
+/// The engine built from another revision (`--vs`): a temporary worktree, removed as soon as
+/// the binary is built and copied out; the copy is deleted when this is dropped.
+#[derive(Debug)]
+struct RevisionBuild {
+    revision: String,
+    sha: String,
+    binary: PathBuf,
+}
+
+/// Removes a worktree (also on early returns and panics).
+#[derive(Debug)]
+struct Worktree(PathBuf);
+
+impl Drop for Worktree {
+    fn drop(&mut self) {
+        let path = self.0.to_string_lossy().into_owned();
+        if let Err(e) = git(&["worktree", "remove", "--force", &path]) {
+            eprintln!("warning: {e}");
+        }
+        if self.0.exists() {
+            let _ = std::fs::remove_dir_all(&self.0);
+            let _ = git(&["worktree", "prune"]);
+        }
+    }
+}
+
+impl RevisionBuild {
+    fn new(revision: &str) -> Result<RevisionBuild> {
+        let sha = git(&["rev-parse", "--verify", "--quiet", &format!("{revision}^{{commit}}")])
+            .map_err(|_| format!("--vs: `{revision}` is not a commit in {}", util::workspace_root().display()))?;
+        let short = &sha[..sha.len().min(10)];
+        let tag = format!("cutoff-match-{}-{short}", std::process::id());
+        let dir = std::env::temp_dir().join(&tag);
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).map_err(|e| format!("cannot remove {}: {e}", dir.display()))?;
+        }
+        eprintln!("match: building engine2 from {revision} ({short}) in a worktree at {} ...", dir.display());
+        let dir_text = dir.to_string_lossy().into_owned();
+        git(&["worktree", "add", "--detach", "--quiet", &dir_text, &sha])?;
+        let worktree = Worktree(dir.clone());
+        let target = target_dir().join("xtask-match-vs");
+        let status = cargo()
+            .args(["build", "--release", "-p", "cutoff", "--target-dir"])
+            .arg(&target)
+            .current_dir(&dir)
+            .env_remove("CARGO_TARGET_DIR")
+            .status()
+            .map_err(|e| format!("cannot run cargo: {e}"))?;
+        if !status.success() {
+            return Err(format!("building {revision} failed ({status})").into());
+        }
+        let built = target.join("release").join(format!("cutoff{}", std::env::consts::EXE_SUFFIX));
+        let binary = std::env::temp_dir().join(format!("{tag}-cutoff{}", std::env::consts::EXE_SUFFIX));
+        std::fs::copy(&built, &binary)
+            .map_err(|e| format!("cannot copy {} to {}: {e}", built.display(), binary.display()))?;
+        drop(worktree);
+        Ok(RevisionBuild { revision: revision.to_owned(), sha, binary })
+    }
+}
+
+impl Drop for RevisionBuild {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.binary);
+    }
+}
+
+#[cfg(test)]
+mod tests;
