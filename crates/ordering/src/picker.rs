@@ -588,15 +588,30 @@ impl MovePicker {
                     let start = self.cur;
                     board.generate(GenKind::Quiet, &mut Push(&mut self.list));
                     self.quiets_generated = true;
+                    // With the refutations inside the quiet list, the plain quiets are scored
+                    // only once the refutations have been searched (as when they come first),
+                    // so both placements see the same history and search the same tree.
+                    let defer = !self.config.refutations_first;
+                    self.quiets_scored = !defer;
                     for i in start..self.list.len() {
                         let mv = self.list[i].mv;
-                        self.list[i].key = key(self.quiet_score(cx, mv), i - start);
+                        let score = match self.refutations.iter().position(|&r| r == Some(mv)) {
+                            Some(slot) if defer => self.refutation_score(slot),
+                            _ if defer => 0,
+                            _ => self.quiet_score(cx, mv),
+                        };
+                        self.list[i].key = key(score, i - start);
                     }
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
                     while !self.skip_quiets && self.cur < self.list.len() {
                         let sm = self.pick_best(self.list.len());
+                        if !self.quiets_scored && !self.refutations.contains(&Some(sm.mv)) {
+                            self.cur -= 1;
+                            self.score_plain_quiets(cx);
+                            continue;
+                        }
                         if self.is_returned(sm.mv) {
                             continue;
                         }
