@@ -131,7 +131,7 @@ pub struct MatchOptions {
     #[arg(long = "option2", value_name = "NAME=VALUE", value_parser = settings::parse_uci_option, help_heading = "Engines")]
     pub options2: Vec<(String, String)>,
 
-    /// Opening positions, one FEN or EPD per line [default: <data>/openings/8moves_v3_sample3000.epd].
+    /// Opening positions, one FEN or EPD per line (default: `<data>/openings/8moves_v3_sample3000.epd`).
     #[arg(long, value_name = "FILE", help_heading = "Openings")]
     pub openings: Option<PathBuf>,
 
