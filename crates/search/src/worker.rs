@@ -61,6 +61,8 @@ pub(crate) struct Worker {
     seldepth: usize,
     pub stats: Stats,
     stopped: bool,
+    /// Whether some root move has a searched score (stops are honoured only from then on).
+    has_result: bool,
     pub root_moves: Vec<RootMove>,
     pub completed_depth: u32,
 }
@@ -80,6 +82,7 @@ impl Worker {
             seldepth: 0,
             stats: Stats::default(),
             stopped: false,
+            has_result: false,
             root_moves: Vec::new(),
             completed_depth: 0,
         }
@@ -104,6 +107,7 @@ impl Worker {
         self.nodes = 0;
         self.stats = Stats::default();
         self.stopped = false;
+        self.has_result = false;
         self.completed_depth = 0;
         self.root_moves = root_moves
             .iter()
@@ -228,6 +232,7 @@ impl Worker {
             }
             let rm = &mut self.root_moves[i];
             if i == pv_index || score > alpha {
+                self.has_result = true;
                 rm.score = score;
                 rm.seldepth = self.seldepth;
                 rm.bound = if score >= beta {
@@ -282,7 +287,9 @@ impl Worker {
         {
             sh.abort.store(true, Ordering::Relaxed);
         }
-        if sh.abort.load(Ordering::Relaxed) || sh.control.stop_requested() {
+        // The first root move of depth 1 is always searched to the end (usually well under a
+        // millisecond), so there is a real best move and score to report whenever the stop comes.
+        if self.has_result && (sh.abort.load(Ordering::Relaxed) || sh.control.stop_requested()) {
             self.stopped = true;
         }
         self.stopped

@@ -474,7 +474,7 @@ fn search_thread(
     } else {
         out.line(&format!(
             "info depth {} score {} pv {}",
-            result.depth,
+            result.depth.max(1), // stopped inside depth 1, after its first root move
             UciScore::from_score(result.score),
             board.uci(best)
         ));
