@@ -29,6 +29,16 @@ static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
     t
 });
 
+/// Whether a stored score with `bound` settles the window (`alpha`, `beta`) by itself.
+#[inline(always)]
+fn bound_cuts(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
+}
+
 #[derive(Clone, Copy, Default)]
 struct Frame {
     /// The move made from this ply (None for a null move or before any move).
@@ -325,6 +335,12 @@ impl Worker {
         false
     }
 
+    /// The picker's next move, read with this thread's history tables.
+    #[inline(always)]
+    fn next_move(&self, picker: &mut MovePicker, board: &Board) -> Option<Move> {
+        picker.next(&OrderCtx { board, history: &self.histories })
+    }
+
     fn evaluate(&mut self, board: &Board) -> i32 {
         cutoff_eval::evaluate_cached(board, &mut self.pawns)
     }
@@ -375,15 +391,7 @@ impl Worker {
         let tt_move = entry.and_then(|e| e.mv);
         if let Some(e) = entry {
             self.stats.tt_hits += 1;
-            if !PV
-                && sh.features.tt_cutoffs
-                && e.depth >= depth
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score >= beta,
-                    Bound::Upper => e.score <= alpha,
-                }
-            {
+            if !PV && sh.features.tt_cutoffs && e.depth >= depth && bound_cuts(e.bound, e.score, alpha, beta) {
                 return e.score;
             }
         }
@@ -439,14 +447,7 @@ impl Worker {
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         self.keys.push(key);
 
-        loop {
-            let mv = {
-                let cx = OrderCtx { board, history: &self.histories };
-                match picker.next(&cx) {
-                    Some(mv) => mv,
-                    None => break,
-                }
-            };
+        while let Some(mv) = self.next_move(&mut picker, board) {
             move_count += 1;
             let mut child = *board;
             child.play_unchecked(mv);
@@ -593,11 +594,7 @@ impl Worker {
         if let Some(e) = entry
             && !PV
             && sh.features.tt_cutoffs
-            && match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-            }
+            && bound_cuts(e.bound, e.score, alpha, beta)
         {
             return e.score;
         }
@@ -622,14 +619,7 @@ impl Worker {
         let mut picker = MovePicker::qsearch(board, entry.and_then(|e| e.mv), sh.ordering);
         let mut best_move = None;
         let mut tried = 0;
-        loop {
-            let mv = {
-                let cx = OrderCtx { board, history: &self.histories };
-                match picker.next(&cx) {
-                    Some(mv) => mv,
-                    None => break,
-                }
-            };
+        while let Some(mv) = self.next_move(&mut picker, board) {
             if !in_check {
                 // Delta pruning: even winning the victim with a margin leaves us below alpha.
                 if sh.features.qsearch_delta && mv.promotion().is_none() {
