@@ -564,6 +564,12 @@ impl Board {
     /// ```
     #[inline]
     pub fn play_unchecked(&mut self, mv: Move) {
+        self.apply(mv);
+    }
+
+    /// The body of [`Board::play_unchecked`], inlined into [`Board::make_move`] as well.
+    #[inline(always)]
+    fn apply(&mut self, mv: Move) {
         let us = self.side_to_move;
         let them = !us;
         let from = mv.from();
@@ -614,7 +620,10 @@ impl Board {
             }
         }
 
-        if !self.castling.is_empty() {
+        // A right is lost when its king or rook moves or its rook is captured; both stand on
+        // their back rank while the right lasts, so moves that touch neither back rank skip this.
+        const BACK_RANKS: Bitboard = Bitboard(0xFF00_0000_0000_00FF);
+        if !self.castling.is_empty() && BACK_RANKS.intersects(from.bitboard() | to) {
             let mut lost = CastlingRights::empty();
             if piece.kind() == PieceType::King {
                 lost |= CastlingRights::for_color(us);
@@ -672,7 +681,7 @@ impl Board {
             checkers: self.checkers,
             pinned: self.pinned,
         };
-        self.play_unchecked(mv);
+        self.apply(mv);
         undo
     }
 

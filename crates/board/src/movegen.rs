@@ -51,6 +51,20 @@ impl GenKind {
     }
 }
 
+/// The squares `pawns` of `color` attack towards the a-file (west) and the h-file (east).
+#[inline(always)]
+fn pawn_captures(color: Color, pawns: Bitboard) -> (Bitboard, Bitboard) {
+    const NOT_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_H: u64 = !0x8080_8080_8080_8080;
+    match color {
+        Color::White => (Bitboard((pawns.0 & NOT_A) << 7), Bitboard((pawns.0 & NOT_H) << 9)),
+        Color::Black => (Bitboard((pawns.0 & NOT_A) >> 9), Bitboard((pawns.0 & NOT_H) >> 7)),
+    }
+}
+
+/// The four corner squares.
+const CORNERS: Bitboard = Bitboard(0x8100_0000_0000_0081);
+
 /// Pawn move categories for bulk pawn sets.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum PawnSet {
@@ -75,21 +89,79 @@ trait Sink {
     }
 }
 
-struct Counter(u64);
+/// Bulk move counting from target sets.
+///
+/// Without a hardware popcount (the default `x86-64` target has none) a software popcount
+/// costs about a dozen instructions, most of them in its last step, the horizontal sum of
+/// the byte counts. So the counter keeps the per-byte (per-rank) counts of every target set
+/// in eight lanes and sums the lanes once, at the end. A lane cannot overflow: a square is
+/// the target of at most 16 moves of one side (one per direction, one per knight jump), so a
+/// rank's lane stays at or below 8 × 16 = 128. Promotions count four moves per target and
+/// go straight to `total`, as do single moves.
+struct Counter {
+    total: u64,
+    #[cfg(not(target_feature = "popcnt"))]
+    lanes: u64,
+}
+
+impl Counter {
+    #[inline(always)]
+    fn new() -> Counter {
+        Counter {
+            total: 0,
+            #[cfg(not(target_feature = "popcnt"))]
+            lanes: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, targets: Bitboard) {
+        #[cfg(target_feature = "popcnt")]
+        {
+            self.total += targets.len() as u64;
+        }
+        #[cfg(not(target_feature = "popcnt"))]
+        {
+            // The first three steps of the classic SWAR popcount: a bit count per byte.
+            let x = targets.0;
+            let x = x - ((x >> 1) & 0x5555_5555_5555_5555);
+            let x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
+            self.lanes += (x + (x >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+        }
+    }
+
+    #[inline(always)]
+    fn finish(self) -> u64 {
+        #[cfg(target_feature = "popcnt")]
+        {
+            self.total
+        }
+        #[cfg(not(target_feature = "popcnt"))]
+        {
+            // Eight byte lanes (each <= 128) into four 16-bit lanes, then their sum (<= 1024).
+            const LOW_BYTES: u64 = 0x00FF_00FF_00FF_00FF;
+            let pairs = (self.lanes & LOW_BYTES) + ((self.lanes >> 8) & LOW_BYTES);
+            self.total + (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48)
+        }
+    }
+}
 
 impl Sink for Counter {
     #[inline(always)]
     fn piece(&mut self, _: Square, targets: Bitboard, _: Bitboard) {
-        self.0 += targets.len() as u64;
+        self.add(targets);
     }
     #[inline(always)]
     fn pawns(&mut self, targets: Bitboard, _: i8, set: PawnSet) {
-        let n = targets.len() as u64;
-        self.0 += if matches!(set, PawnSet::Promote | PawnSet::CapturePromote) { 4 * n } else { n };
+        if matches!(set, PawnSet::Promote | PawnSet::CapturePromote) {
+            self.total += 4 * targets.len() as u64;
+        } else {
+            self.add(targets);
+        }
     }
     #[inline(always)]
     fn single(&mut self, _: Move) {
-        self.0 += 1;
+        self.total += 1;
     }
 }
 
@@ -207,9 +279,9 @@ impl Board {
     /// ```
     #[inline]
     pub fn count_moves(&self) -> u64 {
-        let mut c = Counter(0);
+        let mut c = Counter::new();
         self.gen_moves(GenKind::All, Bitboard::FULL, &mut c);
-        c.0
+        c.finish()
     }
 
     /// Whether the side to move has at least one legal move.
@@ -325,7 +397,8 @@ impl Board {
         }
         let without_king = (ours | theirs) - king;
         let mut legal = Bitboard::EMPTY;
-        for to in attacks::king(king) & targets {
+        let king_targets = attacks::king(king) & targets;
+        for to in king_targets {
             if !self.attacked_with(to, !us, without_king) {
                 legal |= to;
             }
@@ -333,26 +406,68 @@ impl Board {
         sink.piece(king, legal, theirs);
 
         if kind.quiet() && !self.in_check() && self.castling.intersects(CastlingRights::for_color(us)) {
-            for side in CastlingSide::ALL {
-                if !self.castling.contains(CastlingRights::new(us, side)) {
-                    continue;
-                }
-                let rook = self.castle_rooks[us as usize][side as usize];
-                let king_to = side.king_destination(us);
-                let rook_to = side.rook_destination(us);
-                let path = attacks::between(king, king_to) | king_to | attacks::between(rook, rook_to) | rook_to;
-                let occupied = (ours | theirs) - king - rook;
-                if (path & occupied).is_nonempty() {
-                    continue;
-                }
-                // Every square the king crosses, its destination included, must be safe once
-                // the castling rook has left (in Chess960 that rook may shield the king).
-                let king_path = attacks::between(king, king_to) | king_to;
-                if king_path.into_iter().all(|sq| !self.attacked_with(sq, !us, occupied)) {
-                    sink.single(Move::new(king, rook, MoveKind::Castle));
-                }
-            }
+            let occupied = ours | theirs;
+            self.gen_castle(CastlingSide::King, king, occupied, king_targets, legal, sink);
+            self.gen_castle(CastlingSide::Queen, king, occupied, king_targets, legal, sink);
         }
+    }
+
+    /// The castling move to `side`, if the right remains, the path is clear and safe.
+    /// `king_targets` are the squares next to the king that [`Board::gen_king`] tested, `safe`
+    /// those found safe.
+    #[inline(always)]
+    fn gen_castle<S: Sink>(
+        &self,
+        side: CastlingSide,
+        king: Square,
+        occupied: Bitboard,
+        king_targets: Bitboard,
+        safe: Bitboard,
+        sink: &mut S,
+    ) {
+        let us = self.side_to_move;
+        if !self.castling.contains(CastlingRights::new(us, side)) {
+            return;
+        }
+        let rook = self.castle_rooks[us as usize][side as usize];
+        let king_to = side.king_destination(us);
+        let rook_to = side.rook_destination(us);
+        let path = attacks::between(king, king_to) | king_to | attacks::between(rook, rook_to) | rook_to;
+        let occupied = occupied - king - rook;
+        if (path & occupied).is_empty() && self.castling_is_safe(king, king_to, rook, occupied, king_targets, safe) {
+            sink.single(Move::new(king, rook, MoveKind::Castle));
+        }
+    }
+
+    /// Whether every square the king crosses when castling, its destination included, is safe
+    /// once the castling rook has left (in Chess960 that rook may shield the king). The path
+    /// is clear; `occupied` has neither the king nor the rook. `king_targets` are the squares
+    /// next to the king that [`Board::gen_king`] just tested, `safe` those found safe.
+    ///
+    /// Out of line: in most positions a right is missing or the path is blocked.
+    #[inline(never)]
+    fn castling_is_safe(
+        &self,
+        king: Square,
+        king_to: Square,
+        rook: Square,
+        occupied: Bitboard,
+        king_targets: Bitboard,
+        safe: Bitboard,
+    ) -> bool {
+        let mut king_path = attacks::between(king, king_to) | king_to;
+        // The squares next to the king were tested with the king lifted. Lifting a rook from
+        // a corner as well opens no line (a corner ends every line through it), so for a
+        // corner rook, always the case in standard chess, those results hold here.
+        if CORNERS.has(rook) {
+            let tested = king_path & king_targets;
+            if !tested.is_subset(safe) {
+                return false;
+            }
+            king_path -= tested;
+        }
+        let them = !self.side_to_move;
+        king_path.into_iter().all(|sq| !self.attacked_with(sq, them, occupied))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -373,11 +488,12 @@ impl Board {
             return;
         }
         let last_rank = Bitboard::rank(Rank::Eighth.relative_to(us));
+        let seventh_rank = Bitboard::rank(Rank::Seventh.relative_to(us));
         let third_rank = Bitboard::rank(Rank::Third.relative_to(us));
         let empty = !occupied;
         let up: i8 = if us == Color::White { 8 } else { -8 };
-        const NOT_A: u64 = !0x0101_0101_0101_0101;
-        const NOT_H: u64 = !0x8080_8080_8080_8080;
+        let (dw, de) = if us == Color::White { (7, 9) } else { (-9, -7) };
+        let targets = theirs & check_mask;
 
         // Pinned pawns move only along the line through their king. A pawn pinned on a file
         // may push; one pinned on a diagonal may capture the pinner; a rank pin freezes it.
@@ -385,26 +501,25 @@ impl Board {
         let file_pinned = pawns & self.pinned & Bitboard::file(king.file());
         let pushers = free | file_pinned;
 
-        let single = pushers.forward(us) & empty;
+        // Pawns below the seventh rank: pushes and captures that do not promote.
+        let single = (pushers - seventh_rank).forward(us) & empty;
         if kind.quiet() {
             let double = (single & third_rank).forward(us) & empty & check_mask;
-            sink.pawns(single & (check_mask - last_rank), up, PawnSet::Push);
+            sink.pawns(single & check_mask, up, PawnSet::Push);
             sink.pawns(double, 2 * up, PawnSet::DoublePush);
         }
         if kind.noisy() {
-            sink.pawns(single & check_mask & last_rank, up, PawnSet::Promote);
+            let (west, east) = pawn_captures(us, free - seventh_rank);
+            sink.pawns(west & targets, dw, PawnSet::Capture);
+            sink.pawns(east & targets, de, PawnSet::Capture);
 
-            let targets = theirs & check_mask;
-            // Captures towards the a-file (west) and the h-file (east).
-            let (west, east) = match us {
-                Color::White => (Bitboard((free.0 & NOT_A) << 7), Bitboard((free.0 & NOT_H) << 9)),
-                Color::Black => (Bitboard((free.0 & NOT_A) >> 9), Bitboard((free.0 & NOT_H) >> 7)),
-            };
-            let (dw, de) = if us == Color::White { (7, 9) } else { (-9, -7) };
-            sink.pawns(west & (targets - last_rank), dw, PawnSet::Capture);
-            sink.pawns(east & (targets - last_rank), de, PawnSet::Capture);
-            sink.pawns(west & targets & last_rank, dw, PawnSet::CapturePromote);
-            sink.pawns(east & targets & last_rank, de, PawnSet::CapturePromote);
+            // Pawns on the seventh rank (rare): every move promotes.
+            if (pawns & seventh_rank).is_nonempty() {
+                sink.pawns((pushers & seventh_rank).forward(us) & empty & check_mask, up, PawnSet::Promote);
+                let (west, east) = pawn_captures(us, free & seventh_rank);
+                sink.pawns(west & targets, dw, PawnSet::CapturePromote);
+                sink.pawns(east & targets, de, PawnSet::CapturePromote);
+            }
 
             for from in pawns & (self.pinned - file_pinned) {
                 let caps = attacks::pawn(us, from) & targets & attacks::line(king, from);

@@ -190,3 +190,22 @@ fn castling_field_with_king_in_the_corner() {
         Err(crate::ParseFenError::Castling { found: 'Q' })
     );
 }
+
+#[test]
+fn bulk_count_in_crowded_positions() {
+    // The bulk counter sums per-rank lanes (see `Counter` in movegen.rs); these positions put
+    // many moves on few ranks. The first has 218 legal moves, the most known for a legal position.
+    for fen in [
+        "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
+        "3Q4/1Q4Q1/4Q3/2Q4R/Q4Q2/3Q4/1Q4Rp/1K1BBNNk w - - 0 1",
+        "7K/8/8/8/8/8/nnnnnnnn/k7 b - - 0 1",
+        "7k/PPPPPP2/8/8/8/8/8/K7 w - - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ] {
+        let b = Board::from_fen(fen, false).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(b.count_moves(), b.legal_moves().len() as u64, "{fen}");
+        let m = b.mirrored();
+        assert_eq!(m.count_moves(), b.count_moves(), "{fen} mirrored");
+    }
+    assert_eq!(board("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1").count_moves(), 218);
+}
