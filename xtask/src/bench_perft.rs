@@ -194,8 +194,10 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode> {
     );
     let mut total = [0.0_f64; 2];
     let mut total_nodes = 0;
+    let mut worst = 0.0_f64;
     for (p, position) in POSITIONS.iter().enumerate() {
         let medians = [median(&times[0][p]), median(&times[1][p])];
+        worst = worst.max(medians[0] / medians[1]);
         total[0] += medians[0];
         total[1] += medians[1];
         total_nodes += position.expected;
@@ -226,8 +228,9 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode> {
     println!("(times are medians over {runs} run(s); total = sum of the per-position medians)");
     println!();
     println!(
-        "ratio cutoff/cozy = {ratio:.3} (lower is better): goal <= {GOAL_RATIO:.2} {}",
-        if ratio <= GOAL_RATIO { "MET" } else { "NOT met" }
+        "ratio cutoff/cozy: {ratio:.3} in total, {worst:.3} on the slower position (lower is better): \
+         goal <= {GOAL_RATIO:.2} on every position {}",
+        if worst <= GOAL_RATIO { "MET" } else { "NOT met" }
     );
     if let Some(load) = util::load_average() {
         println!("load average at the end: {load}");
