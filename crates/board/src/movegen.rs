@@ -51,17 +51,6 @@ impl GenKind {
     }
 }
 
-/// The squares `pawns` of `color` attack towards the a-file (west) and the h-file (east).
-#[inline(always)]
-fn pawn_captures(color: Color, pawns: Bitboard) -> (Bitboard, Bitboard) {
-    const NOT_A: u64 = !0x0101_0101_0101_0101;
-    const NOT_H: u64 = !0x8080_8080_8080_8080;
-    match color {
-        Color::White => (Bitboard((pawns.0 & NOT_A) << 7), Bitboard((pawns.0 & NOT_H) << 9)),
-        Color::Black => (Bitboard((pawns.0 & NOT_A) >> 9), Bitboard((pawns.0 & NOT_H) >> 7)),
-    }
-}
-
 /// The four corner squares.
 const CORNERS: Bitboard = Bitboard(0x8100_0000_0000_0081);
 
@@ -509,14 +498,14 @@ impl Board {
             sink.pawns(double, 2 * up, PawnSet::DoublePush);
         }
         if kind.noisy() {
-            let (west, east) = pawn_captures(us, free - seventh_rank);
+            let (west, east) = attacks::pawn_captures(us, free - seventh_rank);
             sink.pawns(west & targets, dw, PawnSet::Capture);
             sink.pawns(east & targets, de, PawnSet::Capture);
 
             // Pawns on the seventh rank (rare): every move promotes.
             if (pawns & seventh_rank).is_nonempty() {
                 sink.pawns((pushers & seventh_rank).forward(us) & empty & check_mask, up, PawnSet::Promote);
-                let (west, east) = pawn_captures(us, free & seventh_rank);
+                let (west, east) = attacks::pawn_captures(us, free & seventh_rank);
                 sink.pawns(west & targets, dw, PawnSet::CapturePromote);
                 sink.pawns(east & targets, de, PawnSet::CapturePromote);
             }

@@ -109,13 +109,8 @@ pub(crate) static KING_ZONE: [[Bitboard; 64]; 2] = [king_zones(Color::White), ki
 /// The squares attacked by the pawns `pawns` of `color`.
 #[inline(always)]
 pub(crate) fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
-    const NOT_A: u64 = !0x0101_0101_0101_0101;
-    const NOT_H: u64 = !0x8080_8080_8080_8080;
-    let p = pawns.0;
-    Bitboard(match color {
-        Color::White => ((p << 7) & NOT_H) | ((p << 9) & NOT_A),
-        Color::Black => ((p >> 9) & NOT_H) | ((p >> 7) & NOT_A),
-    })
+    let (west, east) = cutoff_board::attacks::pawn_captures(color, pawns);
+    west | east
 }
 
 #[cfg(test)]

@@ -123,6 +123,28 @@ pub fn pawn(color: Color, sq: Square) -> Bitboard {
     PAWN[color as usize][sq as usize]
 }
 
+/// The squares a set of `pawns` of `color` attacks, split by direction: towards the a-file
+/// (west) and towards the h-file (east). Both sets together are every square some pawn attacks.
+///
+/// ```
+/// use cutoff_board::{attacks, Bitboard, Color, Square};
+/// let pawns = Square::A2.bitboard() | Square::E4;
+/// let (west, east) = attacks::pawn_captures(Color::White, pawns);
+/// assert_eq!(west, Square::D5.bitboard()); // the a2 pawn has no capture towards the a-file
+/// assert_eq!(east, Square::B3.bitboard() | Square::F5);
+/// let (west, east) = attacks::pawn_captures(Color::Black, Square::H7.bitboard());
+/// assert_eq!((west, east), (Square::G6.bitboard(), Bitboard::EMPTY));
+/// ```
+#[inline(always)]
+pub fn pawn_captures(color: Color, pawns: Bitboard) -> (Bitboard, Bitboard) {
+    const NOT_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_H: u64 = !0x8080_8080_8080_8080;
+    match color {
+        Color::White => (Bitboard((pawns.0 & NOT_A) << 7), Bitboard((pawns.0 & NOT_H) << 9)),
+        Color::Black => (Bitboard((pawns.0 & NOT_A) >> 9), Bitboard((pawns.0 & NOT_H) >> 7)),
+    }
+}
+
 /// The squares strictly between `a` and `b` if they share a rank, file or diagonal; empty otherwise.
 ///
 /// ```
@@ -188,6 +210,17 @@ mod tests {
                     assert_eq!(f(sq, occ | (Bitboard::EDGES - Bitboard(mask))).0 & slow, slow);
                     assert_eq!(f(sq, occ).0, slow, "{sq} {occ:?}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn pawn_captures_match_the_per_square_table() {
+        for color in Color::ALL {
+            for sq in Square::ALL {
+                let (west, east) = pawn_captures(color, sq.bitboard());
+                assert_eq!(west | east, pawn(color, sq), "{color:?} {sq}");
+                assert!((west & east).is_empty());
             }
         }
     }
