@@ -91,3 +91,10 @@ fn bench_is_deterministic_and_matches_uci_bench() {
     e.ensure(uci_nodes == Some(counts[0]), format!("UCI bench 4: {uci_nodes:?}, subcommand: {}", counts[0]));
     e.quit();
 }
+
+/// The bench positions compiled into `cutoff-uci` are the repository's `data/bench.epd`.
+#[test]
+fn compiled_bench_positions_match_the_data_file() {
+    let data = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/bench.epd")).unwrap();
+    assert_eq!(cutoff_uci::BENCH_FENS, data);
+}

@@ -38,7 +38,8 @@ EXAMPLES:
     cargo xtask help perft                      all perft options
 
 ENVIRONMENT:
-    CUTOFF_DATA            Shared test-data directory (default: <workspace>/../shared/data).
+    CUTOFF_DATA            Directory of the large data sets kept outside the repository
+                           (tuning data; see data/README.md).
     CUTOFF_XTASK_RELEASE   Set by xtask itself when it re-runs in release mode (loop guard).
 
 EXIT STATUS:

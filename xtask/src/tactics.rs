@@ -30,10 +30,10 @@ position. A position is solved if the engine's move is in bm (when present) and 
 Strategic Test Suite lines also carry `c8` points for the candidate moves in `c7` (SAN) /
 `c9` (UCI); the played move scores its points (10 for the best, max 10 per position).
 
-Suites (from the shared data directory, $CUTOFF_DATA):
+Suites (from the repository's data/ directory):
     bk          tactics/bratko-kopec.epd (24 positions)
     sts         tactics/STS1-STS15_LAN_v3.epd (1500 positions, 15 themes, per-theme table)
-    sts1..sts15 one STS theme, tactics/sts/STSnn_*.epd (100 positions)
+    sts1..sts15 one STS theme of the same file (100 positions)
 
 Without --engine, the engine is built first (cargo build --release -p cutoff). Each position
 starts with `ucinewgame`. An engine that does not answer `bestmove` within the timeout is
@@ -55,7 +55,7 @@ pub struct TacticsArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "suite")]
     pub epd: Option<PathBuf>,
 
-    /// A suite from the shared data: bk, sts (all 15 themes) or sts1 ... sts15 [default: bk].
+    /// A suite from the repository's data/: bk, sts (all 15 themes) or sts1 ... sts15 [default: bk].
     #[arg(long, value_name = "SUITE", value_parser = parse_suite)]
     pub suite: Option<Suite>,
 
@@ -124,28 +124,22 @@ fn parse_suite(text: &str) -> Result<Suite, String> {
 }
 
 impl Suite {
-    /// The suite's EPD file in the shared data directory.
+    /// The suite's EPD file in the repository's data directory (one STS theme is a slice of the
+    /// combined STS file, taken by [`Suite::select`]).
     fn path(self, data: &Path) -> Result<PathBuf> {
         let tactics = data.join("tactics");
         let path = match self {
             Suite::Bk => tactics.join("bratko-kopec.epd"),
-            Suite::Sts => tactics.join("STS1-STS15_LAN_v3.epd"),
-            Suite::StsTheme(n) => {
-                let dir = tactics.join("sts");
-                let prefix = format!("STS{n:02}_");
-                let entries = std::fs::read_dir(&dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-                let mut names: Vec<String> = entries
-                    .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
-                    .filter(|name| name.starts_with(&prefix) && name.ends_with(".epd"))
-                    .collect();
-                names.sort();
-                let Some(name) = names.first() else {
-                    return Err(format!("no {prefix}*.epd in {}", dir.display()).into());
-                };
-                dir.join(name)
-            }
+            Suite::Sts | Suite::StsTheme(_) => tactics.join("STS1-STS15_LAN_v3.epd"),
         };
         if path.is_file() { Ok(path) } else { Err(format!("suite file {} does not exist", path.display()).into()) }
+    }
+
+    /// Keeps the positions of this suite out of its file: one theme for `StsTheme`, all otherwise.
+    fn select(self, positions: Vec<epd::Position>) -> Result<Vec<epd::Position>> {
+        let Suite::StsTheme(n) = self else { return Ok(positions) };
+        let kept: Vec<_> = positions.into_iter().filter(|p| p.theme == Some(n)).collect();
+        if kept.is_empty() { Err(format!("no position of STS theme {n} in the STS file").into()) } else { Ok(kept) }
     }
 }
 
@@ -210,11 +204,15 @@ struct Outcome<'a> {
 
 /// Runs `cargo xtask tactics`.
 pub fn run(args: &TacticsArgs) -> Result<ExitCode> {
-    let path = match &args.epd {
-        Some(path) => path.clone(),
-        None => args.suite.unwrap_or(Suite::Bk).path(&util::data_dir()?)?,
+    let (path, mut positions) = match &args.epd {
+        Some(path) => (path.clone(), epd::load(path)?),
+        None => {
+            let suite = args.suite.unwrap_or(Suite::Bk);
+            let path = suite.path(&util::data_dir()?)?;
+            let positions = suite.select(epd::load(&path)?)?;
+            (path, positions)
+        }
     };
-    let mut positions = epd::load(&path)?;
     if let Some(k) = args.limit {
         positions = first_per_theme(positions, k.get());
     }
@@ -647,14 +645,13 @@ mod tests {
     }
 
     #[test]
-    fn shared_suites_parse() {
-        // The real files, when the shared data is here (skipped otherwise).
-        let Ok(data) = util::data_dir() else { return };
+    fn repository_suites_parse() {
+        let data = util::data_dir().unwrap();
         for (suite, count) in
             [(Suite::Bk, 24), (Suite::Sts, 1500), (Suite::StsTheme(1), 100), (Suite::StsTheme(15), 100)]
         {
-            let Ok(path) = suite.path(&data) else { continue };
-            let positions = epd::load(&path).unwrap();
+            let path = suite.path(&data).unwrap();
+            let positions = suite.select(epd::load(&path).unwrap()).unwrap();
             assert_eq!(positions.len(), count, "{}", path.display());
             if suite != Suite::Bk {
                 assert!(positions.iter().all(|p| p.max_points() == 10 && p.theme.is_some()));

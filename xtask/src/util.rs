@@ -17,7 +17,8 @@ pub const EXIT_ERROR: u8 = 2;
 /// Environment variable set on the release re-run, so it never re-runs itself again.
 pub const RELEASE_MARKER: &str = "CUTOFF_XTASK_RELEASE";
 
-/// Environment variable that overrides the shared data directory.
+/// Environment variable naming the directory of the large data sets that stay outside the
+/// repository (tuning and training data); see `data/README.md`.
 pub const DATA_ENV: &str = "CUTOFF_DATA";
 
 /// The workspace root (the parent of the `xtask` package directory).
@@ -26,21 +27,14 @@ pub fn workspace_root() -> PathBuf {
     manifest_dir.parent().unwrap_or(manifest_dir).to_path_buf()
 }
 
-/// The shared test-data directory: `$CUTOFF_DATA`, else `<workspace root>/../shared/data`.
+/// The repository's own data directory, `<workspace root>/data`: perft suites, bench positions,
+/// tactical suites and openings. Every default of every subcommand reads from here.
 pub fn data_dir() -> Result<PathBuf> {
-    let (dir, origin) = match env::var_os(DATA_ENV) {
-        Some(dir) => (PathBuf::from(dir), format!("${DATA_ENV}")),
-        None => (workspace_root().join("..").join("shared").join("data"), "the default location".to_owned()),
-    };
+    let dir = workspace_root().join("data");
     if dir.is_dir() {
-        Ok(dir.canonicalize().unwrap_or(dir))
+        Ok(dir)
     } else {
-        Err(format!(
-            "shared data directory {} (from {origin}) does not exist; \
-             set {DATA_ENV} to the directory that holds perft/standard.epd",
-            dir.display()
-        )
-        .into())
+        Err(format!("the repository's data directory {} is missing (a partial checkout?)", dir.display()).into())
     }
 }
 

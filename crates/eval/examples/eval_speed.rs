@@ -5,8 +5,7 @@
 //! cargo run --release -p cutoff-eval --example eval_speed -- "<FEN>"  # print one trace
 //! ```
 //!
-//! The positions come from `$CUTOFF_DATA/bench.epd` (default: `../shared/data` next to the
-//! repository).
+//! The positions come from the repository's `data/bench.epd`.
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -22,10 +21,7 @@ fn main() {
         return;
     }
 
-    let dir = std::env::var("CUTOFF_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
-    let path = dir.join("bench.epd");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/bench.epd");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let boards: Vec<Board> =
         text.lines().filter(|l| !l.trim().is_empty()).map(|l| Board::from_fen(l.trim(), false).unwrap()).collect();

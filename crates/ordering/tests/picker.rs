@@ -8,10 +8,9 @@ use std::path::PathBuf;
 use cutoff_board::{Board, Color, GenKind, Move, MoveList};
 use cutoff_ordering::{Histories, MAX_KILLERS, MovePicker, OrderCtx, OrderingConfig};
 
+/// The repository's data folder, `<repo>/data`.
 fn data_dir() -> PathBuf {
-    std::env::var("CUTOFF_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"))
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data")
 }
 
 fn suite_positions() -> Vec<Board> {

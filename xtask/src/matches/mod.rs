@@ -37,7 +37,7 @@ use self::settings::{DrawRule, Limits, ResignRule, TimeControl};
 use self::stats::{Hypothesis, Sprt, SprtModel};
 use crate::util::{self, Result};
 
-/// The default opening file, relative to the shared data directory.
+/// The default opening file, relative to the repository's `data/` directory.
 const DEFAULT_OPENINGS: &str = "openings/8moves_v3_sample3000.epd";
 
 const AFTER_HELP: &str = "\

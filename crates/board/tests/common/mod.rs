@@ -1,14 +1,11 @@
-//! Shared helpers for the integration tests: the perft suites of `../shared/data/perft/`.
+//! Shared helpers for the integration tests: the perft suites of the repository's `data/perft/`.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
 
-/// The shared data folder: `$CUTOFF_DATA` or `<repo>/../shared/data`.
+/// The repository's data folder, `<repo>/data`.
 pub fn data_dir() -> PathBuf {
-    if let Ok(dir) = std::env::var("CUTOFF_DATA") {
-        return PathBuf::from(dir);
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data")
 }
 
 pub struct PerftLine {

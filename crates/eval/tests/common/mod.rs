@@ -1,16 +1,13 @@
-//! Shared helpers for the integration tests: the position files of `../shared/data/`.
+//! Shared helpers for the integration tests: the position files of the repository's `data/`.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
 
 use cutoff_board::Board;
 
-/// The shared data folder: `$CUTOFF_DATA` or `<repo>/../shared/data`.
+/// The repository's data folder, `<repo>/data`.
 pub fn data_dir() -> PathBuf {
-    if let Ok(dir) = std::env::var("CUTOFF_DATA") {
-        return PathBuf::from(dir);
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data")
 }
 
 fn read(relative: &str) -> String {
