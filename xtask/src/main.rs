@@ -38,8 +38,6 @@ EXAMPLES:
     cargo xtask help perft                      all perft options
 
 ENVIRONMENT:
-    CUTOFF_DATA            Directory of the large data sets kept outside the repository
-                           (tuning data; see data/README.md).
     CUTOFF_XTASK_RELEASE   Set by xtask itself when it re-runs in release mode (loop guard).
 
 EXIT STATUS:

@@ -17,10 +17,6 @@ pub const EXIT_ERROR: u8 = 2;
 /// Environment variable set on the release re-run, so it never re-runs itself again.
 pub const RELEASE_MARKER: &str = "CUTOFF_XTASK_RELEASE";
 
-/// Environment variable naming the directory of the large data sets that stay outside the
-/// repository (tuning and training data); see `data/README.md`.
-pub const DATA_ENV: &str = "CUTOFF_DATA";
-
 /// The workspace root (the parent of the `xtask` package directory).
 pub fn workspace_root() -> PathBuf {
     let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
