@@ -310,9 +310,18 @@ fn parse_bench_commit_line(line: &str) -> Option<u64> {
 /// binary's path. `target_dir` overrides the target directory (else `$CARGO_TARGET_DIR` or
 /// `<workspace>/target`). Cargo's own output goes to stderr.
 pub(crate) fn build_engine(workspace: &Path, target_dir: Option<&Path>) -> Result<PathBuf> {
+    build_engine_with(workspace, target_dir, None)
+}
+
+/// [`build_engine`], with an extra cargo configuration file (`cargo --config PATH`) that takes
+/// precedence over the one of `workspace`.
+pub(crate) fn build_engine_with(workspace: &Path, target_dir: Option<&Path>, config: Option<&Path>) -> Result<PathBuf> {
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
     cmd.args(["build", "--release", "--package", "cutoff"]).current_dir(workspace).stdin(Stdio::null());
+    if let Some(config) = config {
+        cmd.arg("--config").arg(config);
+    }
     if let Some(dir) = target_dir {
         cmd.env("CARGO_TARGET_DIR", dir);
     }
@@ -349,7 +358,7 @@ fn build_revision(root: &Path, commit: &str) -> Result<PathBuf> {
     let path = base.join(format!("worktree-{}-{}", short(commit), std::process::id()));
     eprintln!("xtask: checking out {} in the temporary worktree {} ...", short(commit), path.display());
     let worktree = Worktree::add(root, &path, commit)?;
-    let binary = build_engine(&worktree.path, Some(&base.join("target")))?;
+    let binary = build_engine_with(&worktree.path, Some(&base.join("target")), build_config(root).as_deref())?;
     // Copy under a private name, then rename: another xtask may be reading the cache.
     let partial = cache.join(format!(".partial-{}", std::process::id()));
     fs::copy(&binary, &partial).map_err(|e| format!("cannot copy {}: {e}", binary.display()))?;
@@ -358,11 +367,22 @@ fn build_revision(root: &Path, commit: &str) -> Result<PathBuf> {
     Ok(cached)
 }
 
-/// A hash of what besides the commit changes the binary: compiler flags and toolchain.
+/// The current tree's cargo configuration (`.cargo/config.toml`: the native-CPU flags). Builds
+/// of other revisions use it too, so both binaries of a comparison are built alike even when
+/// the other revision predates it or changed it.
+pub(crate) fn build_config(root: &Path) -> Option<PathBuf> {
+    Some(root.join(".cargo").join("config.toml")).filter(|p| p.is_file())
+}
+
+/// A hash of what besides the commit changes the binary: compiler flags, the cargo
+/// configuration and the toolchain.
 fn build_flags_hash() -> u64 {
     let mut hasher = DefaultHasher::new();
     for var in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "RUSTUP_TOOLCHAIN", "RUSTC"] {
         env::var_os(var).unwrap_or_default().hash(&mut hasher);
+    }
+    if let Some(config) = build_config(&util::workspace_root()) {
+        fs::read(config).unwrap_or_default().hash(&mut hasher);
     }
     hasher.finish()
 }

@@ -1,8 +1,9 @@
 //! Attack tables, all built at compile time by `const fn` (no initialisation call).
 //!
-//! Sliding pieces use magic bitboards by default; with the `pext` cargo feature (and a
-//! BMI2 target) the same tables are indexed by the PEXT instruction instead. Both give
-//! identical results; the test suite checks every square against a slow ray walk.
+//! Sliding pieces use magic bitboards, or the same tables indexed by the PEXT instruction when
+//! the target has BMI2 and PEXT is fast there (the crate's `build.rs` decides; the `pext`
+//! feature forces it). Both give identical results; the test suite checks every square
+//! against a slow ray walk.
 //!
 //! ```
 //! use cutoff_board::{attacks, Bitboard, Color, Square};

@@ -1,4 +1,5 @@
-//! Sliding-piece attacks: magic bitboards (default) or PEXT (`pext` feature).
+//! Sliding-piece attacks: magic bitboards, or PEXT on BMI2 targets (`cfg(cutoff_pext)`, set by
+//! `build.rs`).
 //!
 //! Index layout: one shared table; square `s` owns entries `OFFSETS[s] .. OFFSETS[s] + 2^bits(s)`,
 //! where `bits(s)` is the number of relevant blocker squares (the ray squares without the edge).
@@ -201,12 +202,12 @@ const BISHOP_ENTRIES: ([Entry; 64], usize) = entries(&BISHOP_DIRS, &BISHOP_MAGIC
 const ROOK_SIZE: usize = ROOK_ENTRIES.1;
 const BISHOP_SIZE: usize = BISHOP_ENTRIES.1;
 
-/// The table index of a blocker set: the magic hash, or with the `pext` feature the rank of
+/// The table index of a blocker set: the magic hash, or with PEXT (see `build.rs`) the rank of
 /// the subset (carry-rippler enumeration visits the subsets of a mask in increasing PEXT
 /// order, so the k-th subset has index k).
 #[inline(always)]
 const fn index_of(e: &Entry, occupied: u64, subset_rank: usize) -> usize {
-    if cfg!(feature = "pext") { subset_rank } else { ((occupied & e.mask).wrapping_mul(e.magic) >> e.shift) as usize }
+    if cfg!(cutoff_pext) { subset_rank } else { ((occupied & e.mask).wrapping_mul(e.magic) >> e.shift) as usize }
 }
 
 const fn fill<const N: usize>(entries: &[Entry; 64], dirs: &[(i8, i8); 4]) -> [Bitboard; N] {
@@ -253,12 +254,12 @@ compile_error!(
 
 #[inline(always)]
 fn lookup(table: &[Bitboard], e: &Entry, occupied: Bitboard) -> Bitboard {
-    #[cfg(feature = "pext")]
-    // SAFETY: `_pext_u64` needs the BMI2 instruction set. The `pext` feature only compiles
-    // with BMI2 enabled for the whole build (`compile_error!` above otherwise), so every CPU
-    // this binary is built for has it. Measured gain: see docs/benchmarks.md (PEXT).
+    #[cfg(cutoff_pext)]
+    // SAFETY: `_pext_u64` needs the BMI2 instruction set. `build.rs` sets `cutoff_pext` only
+    // when BMI2 is enabled for the whole build (`target_feature = "bmi2"`), so every CPU this
+    // binary is built for has it. Measured gain: see docs/benchmarks.md (PEXT).
     let index = unsafe { core::arch::x86_64::_pext_u64(occupied.0, e.mask) } as usize;
-    #[cfg(not(feature = "pext"))]
+    #[cfg(not(cutoff_pext))]
     let index = ((occupied.0 & e.mask).wrapping_mul(e.magic) >> e.shift) as usize;
     table[e.offset as usize + index]
 }

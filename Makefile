@@ -1,0 +1,32 @@
+# Builds the `cutoff` engine binary. OpenBench runs `make EXE=<path>` and then `<path> bench`.
+#
+#   make                     native build for this CPU (popcnt, BMI2/PEXT, AVX2 ...) -> ./cutoff
+#   make EXE=/tmp/cutoff-ob  the same, written to /tmp/cutoff-ob
+#   make portable            a build that runs on any CPU of the target architecture
+#
+# EVALFILE=<path> is accepted for OpenBench and ignored until Cutoff has a network.
+# The flags of the native build come from .cargo/config.toml; RUSTFLAGS replaces them.
+
+EXE ?= cutoff
+CARGO ?= cargo
+EVALFILE ?=
+
+ifeq ($(OS),Windows_NT)
+ifeq ($(suffix $(EXE)),)
+EXE := $(EXE).exe
+endif
+endif
+
+.PHONY: all native portable clean
+
+all: native
+
+native:
+	$(CARGO) rustc --release --package cutoff --bin cutoff -- --emit link=$(abspath $(EXE))
+
+# An empty RUSTFLAGS replaces the native flags of .cargo/config.toml: the compiler's baseline.
+portable:
+	RUSTFLAGS= $(CARGO) rustc --release --package cutoff --bin cutoff -- --emit link=$(abspath $(EXE))
+
+clean:
+	$(CARGO) clean
