@@ -9,6 +9,7 @@ mod bench_perft;
 mod matches;
 mod ordering;
 mod perft;
+mod progress;
 mod tactics;
 mod util;
 
@@ -32,6 +33,7 @@ EXAMPLES:
     cargo xtask bench --vs HEAD~1               nps against another revision, side by side
     cargo xtask match --vs HEAD~1 --tc 10+0.1 --games 200 --concurrency 2
     cargo xtask match --vs HEAD~1 --tc 10+0.1 --sprt elo0=0 elo1=5
+    cargo xtask match --vs HEAD~1 --tc 10+0.1 --sprt elo0=0 elo1=5 --runner fastchess   (played by fastchess)
     cargo xtask tactics --suite bk --movetime 1000
     cargo xtask tactics --suite sts --movetime 200
     cargo xtask ordering --write                the move-ordering study -> docs/ordering.md
@@ -58,7 +60,8 @@ enum Command {
     /// Run `cutoff bench`: nodes and nps; `--check` against the last `Bench:` commit line;
     /// `--vs REV` compares speed with another revision.
     Bench(bench::BenchArgs),
-    /// Play an engine-vs-engine match (openings, time controls, adjudication, PGN, Elo, SPRT).
+    /// Play an engine-vs-engine match (openings, time controls, adjudication, PGN, Elo, nElo,
+    /// SPRT), in-tree or handed to fastchess / cutechess-cli (`--runner`).
     Match(matches::MatchArgs),
     /// Run an EPD test suite (bm/am, STS points) at a time or node limit per position.
     Tactics(tactics::TacticsArgs),

@@ -5,7 +5,8 @@
 //! ordering changes the tree) and then with the full search, and prints a Markdown table:
 //! nodes, time, nps, first-move cutoff rate, average index of the cutoff move, and how often a
 //! cutoff came before the quiet (or any) moves were generated. With `--write` the table
-//! replaces the generated part of `docs/ordering.md`.
+//! replaces the generated part of `docs/ordering.md`. Progress (one item per configuration and
+//! per timed search) goes to stderr through [`crate::progress`].
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -15,6 +16,8 @@ use std::time::{Duration, Instant};
 use cutoff_board::Board;
 use cutoff_ordering::OrderingConfig;
 use cutoff_search::{Engine, Features, Limits, SearchControl, SearchOptions, Stats};
+
+use crate::progress::{self, Progress};
 
 /// Arguments of `cargo xtask ordering`.
 #[derive(Debug, clap::Args)]
@@ -34,6 +37,10 @@ pub struct OrderingArgs {
     /// Write the tables into docs/ordering.md (between the generated-table markers).
     #[arg(long)]
     pub write: bool,
+    /// Plain progress lines on stderr instead of a progress bar (automatic when stderr is not a
+    /// terminal).
+    #[arg(long)]
+    pub plain: bool,
 }
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -111,7 +118,18 @@ fn pct(part: u64, whole: u64) -> f64 {
     100.0 * part as f64 / whole.max(1) as f64
 }
 
-fn table(title: &str, fens: &[Board], depth: u32, features: Features, runs: usize) -> String {
+/// Timed searches per variant in [`staged_timing`].
+fn staged_runs(runs: usize) -> usize {
+    runs.max(3)
+}
+
+/// The progress items of a whole study: one per row of the four tables, one per search of the
+/// two staged timings (three variants each).
+fn progress_items(runs: usize) -> u64 {
+    (4 * rows().len() + 2 * 3 * staged_runs(runs)) as u64
+}
+
+fn table(title: &str, fens: &[Board], depth: u32, features: Features, runs: usize, progress: &mut Progress) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "\n### {title}\n");
     let _ = writeln!(
@@ -121,9 +139,9 @@ fn table(title: &str, fens: &[Board], depth: u32, features: Features, runs: usiz
     let _ = writeln!(out, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     let mut previous: Option<u64> = None;
     for (label, config) in rows() {
-        eprint!("  {title}: {label} ...");
+        progress.set_message(format!("{title}: {label}"));
         let t = measure(fens, depth, config, features, runs);
-        eprintln!(" {} nodes, {:.2} s", t.nodes, t.time.as_secs_f64());
+        progress.inc(1);
         let s = t.stats;
         let versus = match previous {
             Some(p) if !label.starts_with('8') => format!("{:+.1} %", 100.0 * (t.nodes as f64 / p as f64 - 1.0)),
@@ -148,22 +166,26 @@ fn table(title: &str, fens: &[Board], depth: u32, features: Features, runs: usiz
 }
 
 /// Staged versus unstaged, measured alternately so machine noise hits both alike.
-fn staged_timing(fens: &[Board], depth: u32, features: Features, runs: usize) -> String {
+fn staged_timing(fens: &[Board], depth: u32, features: Features, runs: usize, progress: &mut Progress) -> String {
     let full = OrderingConfig::FULL;
     let unstaged = OrderingConfig { staged: false, ..full };
     let inside = OrderingConfig { refutations_first: false, ..full };
     let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
     let mut nodes = (0, 0, 0);
-    for _ in 0..runs.max(3) {
+    progress.set_message(format!("staged vs unstaged timing, depth {depth}"));
+    for _ in 0..staged_runs(runs) {
         let t = search_all(fens, depth, full, features);
         a.push(t.time);
         nodes.0 = t.nodes;
+        progress.inc(1);
         let t = search_all(fens, depth, unstaged, features);
         b.push(t.time);
         nodes.1 = t.nodes;
+        progress.inc(1);
         let t = search_all(fens, depth, inside, features);
         c.push(t.time);
         nodes.2 = t.nodes;
+        progress.inc(1);
     }
     let runs = a.len();
     let (ma, mb, mc) = (median(a), median(b), median(c));
@@ -210,13 +232,15 @@ pub fn run(args: &OrderingArgs) -> crate::util::Result<ExitCode> {
         args.positions.map_or(String::new(), |n| format!(" --positions {n}")),
         fens.len()
     );
-    eprintln!("plain alpha-beta, depth {}", args.plain_depth);
+    let mut progress = Progress::new("ordering", progress_items(args.runs), progress::plain_wanted(args.plain));
+    let p = &mut progress;
     md += &table(
         &format!("Plain alpha-beta + quiescence, depth {}, bench positions", args.plain_depth),
         &fens,
         args.plain_depth,
         Features::PLAIN,
         args.runs,
+        p,
     );
     md += &table(
         &format!("Plain alpha-beta + quiescence, depth {}, kiwipete", args.plain_depth + 1),
@@ -224,15 +248,16 @@ pub fn run(args: &OrderingArgs) -> crate::util::Result<ExitCode> {
         args.plain_depth + 1,
         Features::PLAIN,
         args.runs,
+        p,
     );
-    md += &staged_timing(&fens, args.plain_depth, Features::PLAIN, args.runs);
-    eprintln!("full search, depth {}", args.full_depth);
+    md += &staged_timing(&fens, args.plain_depth, Features::PLAIN, args.runs, p);
     md += &table(
         &format!("Full search (PVS, TT cutoffs, null move, LMR, RFP), depth {}, bench positions", args.full_depth),
         &fens,
         args.full_depth,
         Features::FULL,
         args.runs,
+        p,
     );
     md += &table(
         &format!("Full search, depth {}, kiwipete", args.full_depth),
@@ -240,8 +265,10 @@ pub fn run(args: &OrderingArgs) -> crate::util::Result<ExitCode> {
         args.full_depth,
         Features::FULL,
         args.runs,
+        p,
     );
-    md += &staged_timing(&fens, args.full_depth, Features::FULL, args.runs);
+    md += &staged_timing(&fens, args.full_depth, Features::FULL, args.runs, p);
+    progress.finish();
     let _ = writeln!(md, "\n(Total run time {:.0} s.)", started.elapsed().as_secs_f64());
 
     println!("{md}");

@@ -2,11 +2,10 @@
 //!
 //! Every line of `perft/standard.epd` and `perft/chess960.epd` (format `FEN ;D1 n ;D2 n ...`)
 //! is checked at every listed depth, in parallel over positions, with a progress display on
-//! stderr and a pass/fail table on stdout. `--bench` switches to [`crate::bench_perft`].
+//! stderr ([`crate::progress`]) and a pass/fail table on stdout. `--bench` switches to
+//! [`crate::bench_perft`].
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::io::{IsTerminal, Write as _};
 use std::num::{NonZeroU32, NonZeroUsize};
 use std::path::Path;
 use std::process::ExitCode;
@@ -18,6 +17,7 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 use cutoff_board::Board;
 
+use crate::progress::{self, Progress};
 use crate::util::{self, Result};
 
 /// Per-entry node budget of `--quick`.
@@ -70,6 +70,11 @@ pub struct PerftArgs {
     /// Skip depth entries whose expected count exceeds NODES [--quick: 10000000].
     #[arg(long, value_name = "NODES", conflicts_with = "bench", help_heading = "Suite mode")]
     pub max_nodes: Option<u64>,
+
+    /// Plain progress lines on stderr instead of a progress bar (automatic when stderr is not a
+    /// terminal).
+    #[arg(long, conflicts_with = "bench", help_heading = "Suite mode")]
+    pub plain: bool,
 
     /// Benchmark single-threaded perft speed, cutoff-board vs cozy-chess, instead of
     /// checking the suites.
@@ -279,7 +284,7 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode> {
     let threads = args.threads.map_or_else(util::hardware_threads, NonZeroUsize::get);
 
     let plans: Vec<(Vec<Job<'_>>, SuiteReport)> = suites.iter().map(|suite| plan(suite, filter)).collect();
-    let total_jobs = plans.iter().map(|(jobs, _)| jobs.len()).sum();
+    let total_jobs: usize = plans.iter().map(|(jobs, _)| jobs.len()).sum();
 
     let names: Vec<&str> = suites.iter().map(|s| s.name).collect();
     println!(
@@ -296,13 +301,17 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode> {
     );
 
     let node_counter = AtomicU64::new(0);
-    let mut progress = Progress::new(total_jobs);
+    let mut progress = SuiteProgress {
+        display: Progress::new("perft", total_jobs as u64, progress::plain_wanted(args.plain)),
+        start: Instant::now(),
+        failed: 0,
+    };
     let mut reports = Vec::new();
     for (suite, (jobs, mut report)) in suites.iter().zip(plans) {
         run_suite(suite, &jobs, threads, &node_counter, &mut progress, &mut report);
         reports.push(report);
     }
-    progress.finish(node_counter.load(Ordering::Relaxed));
+    progress.display.finish();
 
     let failed: usize = reports.iter().map(|r| r.failed).sum();
     print_summary(&reports, filter);
@@ -345,7 +354,7 @@ fn run_suite(
     jobs: &[Job<'_>],
     threads: usize,
     node_counter: &AtomicU64,
-    progress: &mut Progress,
+    progress: &mut SuiteProgress,
     report: &mut SuiteReport,
 ) {
     let start = Instant::now();
@@ -365,20 +374,22 @@ fn run_suite(
             });
         }
         drop(tx);
-        progress.suite = suite.name;
         loop {
-            match rx.recv_timeout(progress.poll_interval()) {
+            match rx.recv_timeout(SuiteProgress::POLL) {
                 Ok(result) => {
-                    progress.done += 1;
                     progress.failed += result.failed;
+                    progress.update(suite.name, node_counter.load(Ordering::Relaxed));
+                    progress.display.inc(1);
                     report.passed += result.passed;
                     report.failed += result.failed;
                     report.failures.extend(result.failures);
                 }
-                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    progress.update(suite.name, node_counter.load(Ordering::Relaxed));
+                    progress.display.tick();
+                }
                 Err(RecvTimeoutError::Disconnected) => break,
             }
-            progress.tick(node_counter.load(Ordering::Relaxed));
         }
     });
     report.seconds = start.elapsed().as_secs_f64();
@@ -386,80 +397,26 @@ fn run_suite(
     report.failures.sort_by_key(|f| f.line);
 }
 
-/// The progress line on stderr: rewritten in place on a terminal, a plain line every
-/// [`Progress::PLAIN_INTERVAL`] otherwise.
+/// The progress display of the suites: positions done, with the suite, nodes, speed and
+/// failures so far as its message.
 #[derive(Debug)]
-struct Progress {
-    total: usize,
-    done: usize,
-    failed: usize,
-    suite: &'static str,
+struct SuiteProgress {
+    display: Progress,
     start: Instant,
-    last_print: Option<Instant>,
-    tty: bool,
+    failed: usize,
 }
 
-impl Progress {
-    const TTY_INTERVAL: Duration = Duration::from_millis(200);
-    const PLAIN_INTERVAL: Duration = Duration::from_secs(10);
+impl SuiteProgress {
+    /// How often the node count is refreshed while positions run.
+    const POLL: Duration = Duration::from_millis(200);
 
-    fn new(total: usize) -> Progress {
-        Progress {
-            total,
-            done: 0,
-            failed: 0,
-            suite: "",
-            start: Instant::now(),
-            last_print: None,
-            tty: std::io::stderr().is_terminal(),
-        }
-    }
-
-    fn poll_interval(&self) -> Duration {
-        if self.tty { Self::TTY_INTERVAL } else { Self::PLAIN_INTERVAL }
-    }
-
-    fn line(&self, nodes: u64) -> String {
+    fn update(&mut self, suite: &str, nodes: u64) {
         let seconds = self.start.elapsed().as_secs_f64();
-        let width = self.total.to_string().len();
-        let mut line = format!(
-            "[{:>width$}/{}] positions ({}), {:.1e} nodes, {:.0} Mnps, {:.1} s",
-            self.done,
-            self.total,
-            self.suite,
-            nodes as f64,
-            util::mnps(nodes, seconds),
-            seconds,
-        );
+        let mut message = format!("{suite}, {:.1e} nodes, {:.0} Mnps", nodes as f64, util::mnps(nodes, seconds));
         if self.failed > 0 {
-            let _ = write!(line, ", {} FAILED", self.failed);
+            message.push_str(&format!(", {} FAILED", self.failed));
         }
-        line
-    }
-
-    fn tick(&mut self, nodes: u64) {
-        if self.last_print.is_some_and(|t| t.elapsed() < self.poll_interval()) {
-            return;
-        }
-        self.last_print = Some(Instant::now());
-        self.print(nodes);
-    }
-
-    fn print(&self, nodes: u64) {
-        let mut stderr = std::io::stderr().lock();
-        // Progress output is best effort: a closed stderr must not abort the run.
-        let _ = if self.tty {
-            write!(stderr, "\r{}\x1b[K", self.line(nodes)).and_then(|()| stderr.flush())
-        } else {
-            writeln!(stderr, "{}", self.line(nodes))
-        };
-    }
-
-    fn finish(&self, nodes: u64) {
-        self.print(nodes);
-        if self.tty {
-            eprintln!();
-        }
+        self.display.set_message(message);
     }
 }
 

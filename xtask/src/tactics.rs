@@ -10,7 +10,6 @@ mod epd;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Write as _};
 use std::num::{NonZeroU32, NonZeroUsize};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -18,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use clap::{ArgGroup, Args};
 
+use crate::progress::{self, Progress};
 use crate::util::{self, Result};
 use engine::{Answer, Engine, Failure, HANDSHAKE_TIMEOUT, Info};
 use epd::{Position, STS_THEMES};
@@ -83,6 +83,11 @@ pub struct TacticsArgs {
     #[arg(long, value_name = "MB", default_value = "16")]
     pub hash: NonZeroU32,
 
+    /// Any other UCI option, e.g. `--option "Move Overhead=10"` (repeatable; sent after Threads
+    /// and Hash).
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = crate::matches::parse_uci_option)]
+    pub options: Vec<(String, String)>,
+
     /// Run only the first K positions (of each STS theme, for a file with several).
     #[arg(long, value_name = "K")]
     pub limit: Option<NonZeroUsize>,
@@ -95,6 +100,11 @@ pub struct TacticsArgs {
     /// Print every position's result on stderr.
     #[arg(long, short)]
     pub verbose: bool,
+
+    /// Plain progress lines on stderr instead of a progress bar (automatic when stderr is not a
+    /// terminal).
+    #[arg(long)]
+    pub plain: bool,
 }
 
 /// A `--suite` choice.
@@ -222,7 +232,8 @@ pub fn run(args: &TacticsArgs) -> Result<ExitCode> {
         Some(path) => path.clone(),
         None => crate::bench::build_engine(&util::workspace_root(), None)?,
     };
-    let setup = Setup { path: engine_path, threads: args.threads.get(), hash: args.hash.get() };
+    let setup =
+        Setup { path: engine_path, threads: args.threads.get(), hash: args.hash.get(), options: args.options.clone() };
     let mut engine = setup.start(true)?;
 
     let themes = theme_count(&positions);
@@ -245,7 +256,7 @@ pub fn run(args: &TacticsArgs) -> Result<ExitCode> {
 
     let start = Instant::now();
     let max_points: u32 = positions.iter().map(Position::max_points).sum();
-    let mut progress = Progress::new(positions.len(), max_points > 0, args.verbose);
+    let mut progress = TacticsProgress::new(positions.len(), max_points > 0, args.verbose, args.plain);
     let mut outcomes = Vec::with_capacity(positions.len());
     let mut failures_in_a_row = 0;
     for position in &positions {
@@ -294,12 +305,15 @@ struct Setup {
     path: PathBuf,
     threads: u32,
     hash: u32,
+    /// `--option` values, in order.
+    options: Vec<(String, String)>,
 }
 
 impl Setup {
     fn start(&self, first: bool) -> Result<Engine> {
         let mut engine = Engine::start(&self.path)?;
-        for (name, value) in [("Threads", self.threads), ("Hash", self.hash)] {
+        let numbers = [("Threads", self.threads), ("Hash", self.hash)].map(|(n, v)| (n.to_owned(), v.to_string()));
+        for (name, value) in numbers.iter().chain(&self.options) {
             if engine.has_option(name) {
                 engine.send(&format!("setoption name {name} value {value}")).map_err(|e| e.to_string())?;
             } else if first {
@@ -484,77 +498,38 @@ fn print_summary(outcomes: &[Outcome<'_>], seconds: f64) {
     }
 }
 
-/// The progress line on stderr: rewritten in place on a terminal, a plain line every
-/// [`Progress::PLAIN_INTERVAL`] otherwise; with `--verbose`, a line per position too.
+/// The progress display of a run ([`crate::progress`]): positions done, with the solved count
+/// (and STS points) as its message; with `--verbose`, a line per position too.
 #[derive(Debug)]
-struct Progress {
-    total: usize,
-    done: usize,
+struct TacticsProgress {
+    display: Progress,
     tally: Tally,
     show_points: bool,
     verbose: bool,
-    start: Instant,
-    last_print: Option<Instant>,
-    tty: bool,
-    /// A progress line is on screen (tty only) and must be cleared before other output.
-    drawn: bool,
 }
 
-impl Progress {
-    const TTY_INTERVAL: Duration = Duration::from_millis(100);
-    const PLAIN_INTERVAL: Duration = Duration::from_secs(10);
-
-    fn new(total: usize, show_points: bool, verbose: bool) -> Progress {
-        Progress {
-            total,
-            done: 0,
-            tally: Tally::default(),
-            show_points,
-            verbose,
-            start: Instant::now(),
-            last_print: None,
-            tty: std::io::stderr().is_terminal(),
-            drawn: false,
-        }
+impl TacticsProgress {
+    fn new(total: usize, show_points: bool, verbose: bool, plain: bool) -> TacticsProgress {
+        let display = Progress::new("tactics", total as u64, progress::plain_wanted(plain));
+        TacticsProgress { display, tally: Tally::default(), show_points, verbose }
     }
 
-    fn line(&self) -> String {
-        let seconds = self.start.elapsed().as_secs_f64();
-        let width = self.total.to_string().len();
+    /// The status message: `solved 12 (50.0%), 100/240 points`.
+    fn status(&self) -> String {
         let t = &self.tally;
-        let mut line = format!(
-            "[{:>width$}/{}] solved {} ({:.1}%)",
-            self.done,
-            self.total,
-            t.solved,
-            percent(t.solved as u64, self.done as u64)
-        );
+        let mut line = format!("solved {} ({:.1}%)", t.solved, percent(t.solved as u64, t.positions as u64));
         if self.show_points {
             let _ = write!(line, ", {}/{} points", t.points, t.max_points);
-        }
-        let _ = write!(line, ", {seconds:.1} s");
-        if self.done > 0 && self.done < self.total {
-            let left = seconds / self.done as f64 * (self.total - self.done) as f64;
-            let _ = write!(line, ", ~{left:.0} s left");
         }
         line
     }
 
-    /// A message line (an engine problem, ...), printed above the progress line.
+    /// A message line (an engine problem, ...), printed above the progress bar.
     fn message(&mut self, text: &str) {
-        self.clear();
-        eprintln!("{text}");
-    }
-
-    fn clear(&mut self) {
-        if self.drawn {
-            eprint!("\r\x1b[K");
-            self.drawn = false;
-        }
+        self.display.println(text);
     }
 
     fn record(&mut self, outcome: &Outcome<'_>) {
-        self.done += 1;
         self.tally.add(outcome);
         if self.verbose {
             let mut line = format!(
@@ -569,31 +544,12 @@ impl Progress {
             }
             self.message(&line);
         }
-        let interval = if self.tty { Self::TTY_INTERVAL } else { Self::PLAIN_INTERVAL };
-        if self.last_print.is_none_or(|t| t.elapsed() >= interval) {
-            self.print();
-        }
+        self.display.set_message(self.status());
+        self.display.inc(1);
     }
 
-    fn print(&mut self) {
-        self.last_print = Some(Instant::now());
-        let line = self.line();
-        let mut stderr = std::io::stderr().lock();
-        // Progress output is best effort: a closed stderr must not abort the run.
-        let _ = if self.tty {
-            self.drawn = true;
-            write!(stderr, "\r{line}\x1b[K").and_then(|()| stderr.flush())
-        } else {
-            writeln!(stderr, "{line}")
-        };
-    }
-
-    fn finish(&mut self) {
-        self.print();
-        if self.tty {
-            eprintln!();
-            self.drawn = false;
-        }
+    fn finish(self) {
+        self.display.finish();
     }
 }
 
@@ -611,6 +567,23 @@ mod tests {
         assert!(parse_suite("sts0").is_err());
         assert!(parse_suite("sts16").is_err());
         assert!(parse_suite("wac").is_err());
+    }
+
+    #[test]
+    fn command_line_options() {
+        #[derive(Debug, clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: TacticsArgs,
+        }
+        let line = ["tactics", "--option", "Move Overhead=10", "--option", "Clear Hash=", "--plain"];
+        let args = <Cli as clap::Parser>::try_parse_from(line).unwrap().args;
+        assert_eq!(
+            args.options,
+            [("Move Overhead".to_owned(), "10".to_owned()), ("Clear Hash".to_owned(), String::new())]
+        );
+        assert!(args.plain && !args.verbose);
+        assert!(<Cli as clap::Parser>::try_parse_from(["tactics", "--option", "Hash"]).is_err());
     }
 
     #[test]

@@ -117,10 +117,13 @@ pub struct MoveRecord {
     pub score: Option<Score>,
     pub depth: Option<u32>,
     pub time: Duration,
+    /// With a clock: the mover's time left after the move, before the increment.
+    pub clock_left: Option<Duration>,
 }
 
 impl MoveRecord {
-    /// The PGN comment, cutechess style: `+0.31/12 0.105s`.
+    /// The PGN comment, cutechess style: `+0.31/12 0.105s`, with fastchess' `, tl=9.895s` (time
+    /// left) when there is a clock.
     pub fn comment(&self) -> String {
         let mut text = String::new();
         if let Some(score) = self.score {
@@ -131,6 +134,9 @@ impl MoveRecord {
             text.push(' ');
         }
         text.push_str(&format!("{:.3}s", self.time.as_secs_f64()));
+        if let Some(left) = self.clock_left {
+            text.push_str(&format!(", tl={:.3}s", left.as_secs_f64()));
+        }
         text
     }
 }
@@ -183,6 +189,8 @@ pub struct GameSetup<'a> {
     pub resign: Option<ResignRule>,
     pub draw: Option<DrawRule>,
     pub max_plies: Option<u32>,
+    /// Start both engines afresh before the game (`--restart`).
+    pub restart: bool,
 }
 
 fn color_name(color: Color) -> &'static str {
@@ -314,10 +322,12 @@ pub fn play(engines: &mut [Engine; 2], setup: &GameSetup<'_>, abort: &AtomicBool
         Some(record)
     };
 
-    // New game for both engines, restarting any that fails (crashed or stalled earlier).
+    // New game for both engines (fresh processes with `restart`), restarting any that fails
+    // (crashed or stalled earlier).
     for color in [Color::White, Color::Black] {
         let engine = &mut engines[slot_of(color)];
-        if let Err(first) = engine.new_game() {
+        let ready = if setup.restart { engine.restart().and_then(|()| engine.new_game()) } else { engine.new_game() };
+        if let Err(first) = ready {
             let transcript = engine.transcript();
             let stderr = engine.stderr_tail();
             let failure = engine.restart().and_then(|()| engine.new_game()).err();
@@ -443,6 +453,7 @@ pub fn play(engines: &mut [Engine; 2], setup: &GameSetup<'_>, abort: &AtomicBool
             }
         };
 
+        let mut clock_left = None;
         if let Some(clocks) = &mut clocks {
             let clock = &mut clocks[mover.index()];
             if reply.elapsed > clock.remaining + limits.time_margin {
@@ -456,6 +467,7 @@ pub fn play(engines: &mut [Engine; 2], setup: &GameSetup<'_>, abort: &AtomicBool
                 return finish(record, result, Termination::TimeForfeit, reason, Some(slot));
             }
             let tc = limits.clock.expect("clocks exist only with a time control");
+            clock_left = Some(clock.remaining.saturating_sub(reply.elapsed));
             clock.remaining = clock.remaining.saturating_sub(reply.elapsed) + tc.increment;
             if let Some(n) = &mut clock.moves_to_go {
                 *n -= 1;
@@ -486,6 +498,7 @@ pub fn play(engines: &mut [Engine; 2], setup: &GameSetup<'_>, abort: &AtomicBool
             score: reply.info.score(),
             depth: reply.info.depth,
             time: reply.elapsed,
+            clock_left,
         });
         game.play(mv).expect("parse_uci returns legal moves");
 

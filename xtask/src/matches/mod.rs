@@ -4,13 +4,16 @@
 //! a time (one thread per game, each with its own two engine processes). The runner keeps the
 //! clocks and applies the rules with `cutoff-board`, so nothing the engines claim is trusted:
 //! illegal or null moves, time forfeits, crashes and stalls lose the game. Results go to a PGN
-//! file, a progress line (W-D-L, Elo, LLR) follows every game, and an optional SPRT stops the
-//! match as soon as it is decided.
+//! file, a progress display (W-D-L, Elo, nElo, LLR) follows the games, and an optional SPRT
+//! stops the match as soon as it is decided. With `--runner fastchess` or `--runner cutechess`
+//! the same match is handed to that tool instead ([`external`]).
 //!
 //! Modules: [`engine`] (the UCI process client), [`game`] (one game), [`openings`], [`pgn`],
-//! [`settings`] (command-line strings), [`stats`] (Elo, LOS, SPRT) and [`report`].
+//! [`settings`] (command-line strings), [`stats`] (Elo, nElo, LOS, SPRT), [`report`] and
+//! [`external`] (the hand-off to fastchess or cutechess-cli).
 
 mod engine;
+mod external;
 mod game;
 mod openings;
 mod pgn;
@@ -31,10 +34,14 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use self::engine::{Engine, EngineConfig, UciLog};
+use self::external::Runner;
 use self::game::{GameRecord, GameSetup};
-use self::report::{Progress, SprtOutcome, Tally};
+use self::report::{SprtOutcome, Tally};
+/// `Name=Value` UCI options on the command line (also used by `tactics --option`).
+pub use self::settings::parse_uci_option;
 use self::settings::{DrawRule, Limits, ResignRule, TimeControl};
-use self::stats::{Hypothesis, Sprt, SprtModel};
+use self::stats::{Hypothesis, Sprt, Statistics};
+use crate::progress::{self, Progress};
 use crate::util::{self, Result};
 
 /// The default opening file, relative to the repository's `data/` directory.
@@ -49,19 +56,32 @@ The runner keeps the clocks (--tc): a move that arrives after the mover's remain
 --timemargin-ms loses on time (a draw if the opponent has a bare king). With --st/--nodes there
 is no clock; an engine that sends no bestmove within --hang-timeout (plus the move time) loses
 as stalled. Illegal moves, `bestmove 0000`/`(none)` with legal moves on the board, and crashes
-lose too; a crashed or stalled engine is restarted before its next game. Checkmate, stalemate,
-threefold repetition, the 50-move rule and insufficient material end games by the rules
-(cutoff-board).
+lose too; a crashed or stalled engine is restarted before its next game (--restart: before
+every game). Checkmate, stalemate, threefold repetition, the 50-move rule and insufficient
+material end games by the rules (cutoff-board).
 
 --resign moves=N score=CP [twosided=true]: a side loses once its engine's own score has been
 <= -CP for N consecutive moves (twosided: both engines agree, the winner's score >= +CP).
 --draw movenumber=M moves=N score=CP: a draw once both engines' scores have stayed within CP
 of zero for N consecutive moves each, from full move M on. (cutechess semantics.)
 
---sprt elo0=X elo1=Y [alpha=0.05 beta=0.05]: the generalised SPRT of fishtest/fastchess on
-logistic Elo, on game pairs (pentanomial, default) or games (--sprt-model trinomial). The LLR is
+Statistics: Elo (logistic) and nElo (normalized Elo) with 95% error bars, LOS, and the SPRT
+count game pairs (pentanomial, Ptnml(0-2) = pairs scoring 0, 1/2, 1, 3/2, 2 points) or, with
+--statistics trinomial, single games, as fastchess and OpenBench do.
+--sprt elo0=X elo1=Y [alpha=0.05 beta=0.05 model=normalized|logistic]: the generalised SPRT of
+fishtest/OpenBench/fastchess, bounds in normalized Elo (default) or logistic Elo. The LLR is
 updated after each pair (game) and the match stops when it leaves
 (ln(beta/(1-alpha)), ln((1-beta)/alpha)).
+
+--runner fastchess|cutechess hands the same match (engines, options, openings and their
+order, time control, concurrency, games as rounds of 2 with colours swapped, adjudication,
+--max-plies as -maxmoves, SPRT, PGN, --restart) to `fastchess` or `cutechess-cli` found on
+PATH, and streams its output; the command line is printed first. cutechess-cli's SPRT counts
+games in BayesElo, whatever the model. --uci-log and --hang-timeout are the in-tree runner's
+only.
+
+Progress goes to stderr: a bar on a terminal, a plain line every tenth of the games or 10
+seconds otherwise (--plain, or stderr not a terminal). Results go to stdout.
 
 EXAMPLES:
     cargo xtask match --engine1 target/release/cutoff --engine2 /tmp/cutoff-old \\
@@ -70,11 +90,15 @@ EXAMPLES:
         --option Hash=16 --option Threads=1 --seed 7 --sprt elo0=0 elo1=5
     cargo xtask match --engine2 ./other --st 0.2 --resign moves=3 score=1000 \\
         --draw movenumber=40 moves=8 score=10
+    cargo xtask match --vs HEAD~1 --tc 10+0.1 --games 20000 --concurrency 8 \\
+        --sprt elo0=0 elo1=2 --runner fastchess
 
 EXIT STATUS:
     0  the match was played
-    1  an engine crashed, stalled or made an illegal move, or the SPRT accepted H0
-    2  usage or environment error (engine does not start, build failure, bad openings file)";
+    1  an engine crashed, stalled or made an illegal move, the SPRT accepted H0, or the
+       external runner failed
+    2  usage or environment error (engine does not start, build failure, bad openings file,
+       runner not on PATH)";
 
 /// Arguments of `cargo xtask match` (boxed, so that the subcommand enum in `main.rs` stays
 /// small; the fields are reached through `Deref`).
@@ -106,11 +130,13 @@ pub struct MatchOptions {
     pub engine2: Option<PathBuf>,
 
     /// Use git revision REV as engine2, built with `cargo build --release -p cutoff` in a
-    /// temporary worktree (removed afterwards) with its own target dir (target/xtask-match-vs).
+    /// temporary worktree (removed afterwards) with its own target dir (target/xtask-match-vs)
+    /// and this tree's cargo configuration (.cargo/config.toml), so both engines get the same
+    /// CPU flags.
     #[arg(long, value_name = "REV", conflicts_with = "engine2", help_heading = "Engines")]
     pub vs: Option<String>,
 
-    /// Name of engine1 [default: its `id name`].
+    /// Name of engine1 [default: its `id name`; with --runner, the file name].
     #[arg(long, value_name = "NAME", help_heading = "Engines")]
     pub name1: Option<String>,
 
@@ -131,7 +157,13 @@ pub struct MatchOptions {
     #[arg(long = "option2", value_name = "NAME=VALUE", value_parser = settings::parse_uci_option, help_heading = "Engines")]
     pub options2: Vec<(String, String)>,
 
-    /// Opening positions, one FEN or EPD per line (default: `<data>/openings/8moves_v3_sample3000.epd`).
+    /// Start fresh engine processes for every game (default: one pair of processes per
+    /// concurrent game, `ucinewgame` between games).
+    #[arg(long, help_heading = "Engines")]
+    pub restart: bool,
+
+    /// Opening positions, one FEN or EPD per line (default: `<data>/openings/8moves_v3_sample3000.epd`;
+    /// with --runner, a .pgn file works too).
     #[arg(long, value_name = "FILE", help_heading = "Openings")]
     pub openings: Option<PathBuf>,
 
@@ -150,6 +182,10 @@ pub struct MatchOptions {
     /// Games played at the same time.
     #[arg(long, value_name = "K", default_value = "1", help_heading = "Games")]
     pub concurrency: NonZeroUsize,
+
+    /// Who plays the games: this crate (`internal`), or `fastchess` / `cutechess-cli` from PATH.
+    #[arg(long, value_enum, default_value_t = Runner::Internal, help_heading = "Games")]
+    pub runner: Runner,
 
     /// Time control `[moves/]base[+inc]` in seconds, e.g. 10+0.1 or 40/60.
     #[arg(long, value_name = "TC", value_parser = TimeControl::parse, conflicts_with = "st", help_heading = "Limits")]
@@ -196,37 +232,111 @@ pub struct MatchOptions {
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     pub uci_log: Option<PathBuf>,
 
-    /// Sequential probability ratio test: `elo0=X elo1=Y [alpha=0.05 beta=0.05]`.
-    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., help_heading = "SPRT")]
+    /// Plain progress lines on stderr instead of a progress bar (automatic when stderr is not a
+    /// terminal).
+    #[arg(long, help_heading = "Output")]
+    pub plain: bool,
+
+    /// Sequential probability ratio test: `elo0=X elo1=Y [alpha=0.05 beta=0.05
+    /// model=normalized|logistic]`.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., help_heading = "Statistics")]
     pub sprt: Option<Vec<String>>,
 
-    /// The SPRT model: game pairs (pentanomial) or single games (trinomial).
-    #[arg(long, value_enum, default_value_t = SprtModel::Pentanomial, requires = "sprt", help_heading = "SPRT")]
-    pub sprt_model: SprtModel,
+    /// How results are counted for Elo, nElo, LOS and the SPRT: game pairs (pentanomial) or
+    /// single games (trinomial).
+    #[arg(long, value_enum, default_value_t = Statistics::Pentanomial, help_heading = "Statistics")]
+    pub statistics: Statistics,
+}
+
+/// What `run` makes of the command line before any engine is built.
+#[derive(Debug)]
+struct Settings {
+    resign: Option<ResignRule>,
+    draw: Option<DrawRule>,
+    sprt: Option<Sprt>,
+    limits: Limits,
+    openings: PathBuf,
+    /// `--games` rounded up to even.
+    games: usize,
+}
+
+impl Settings {
+    fn from_args(args: &MatchOptions) -> Result<Settings> {
+        let openings = match &args.openings {
+            Some(path) => path.clone(),
+            None => util::data_dir()?.join(DEFAULT_OPENINGS),
+        };
+        Ok(Settings {
+            resign: args.resign.as_deref().map(ResignRule::parse).transpose()?,
+            draw: args.draw.as_deref().map(DrawRule::parse).transpose()?,
+            sprt: args.sprt.as_deref().map(|v| settings::parse_sprt(v, args.statistics)).transpose()?,
+            limits: Limits {
+                clock: args.tc,
+                movetime: args.st,
+                nodes: args.nodes.map(NonZeroU64::get),
+                time_margin: Duration::from_millis(args.timemargin_ms),
+                hang_timeout: args.hang_timeout,
+            },
+            openings,
+            games: args.games.get().div_ceil(2) as usize * 2,
+        })
+    }
 }
 
 /// Runs `cargo xtask match`.
 pub fn run(args: &MatchArgs) -> Result<ExitCode> {
-    let started = Instant::now();
-    let resign = args.resign.as_deref().map(ResignRule::parse).transpose()?;
-    let draw = args.draw.as_deref().map(DrawRule::parse).transpose()?;
-    let sprt = args.sprt.as_deref().map(|v| settings::parse_sprt(v, args.sprt_model)).transpose()?;
-    let limits = Limits {
-        clock: args.tc,
-        movetime: args.st,
-        nodes: args.nodes.map(NonZeroU64::get),
-        time_margin: Duration::from_millis(args.timemargin_ms),
-        hang_timeout: args.hang_timeout,
-    };
+    let settings = Settings::from_args(args)?;
+    match args.runner {
+        Runner::Internal => run_internal(args, &settings),
+        runner => run_external(runner, args, &settings),
+    }
+}
 
-    // Cheap checks first, before any build.
-    let openings_path = match &args.openings {
+/// The engines' paths, building the current tree (no `--engine1`) and `--vs REV` as needed.
+/// The revision build owns engine2's binary, which is deleted when it is dropped.
+fn engine_paths(args: &MatchOptions) -> Result<([PathBuf; 2], Option<RevisionBuild>)> {
+    // The other revision first: it checks REV before any build.
+    let revision = args.vs.as_deref().map(RevisionBuild::new).transpose()?;
+    let engine1 = match &args.engine1 {
         Some(path) => path.clone(),
-        None => util::data_dir()?.join(DEFAULT_OPENINGS),
+        None => crate::bench::build_engine(&util::workspace_root(), None)?,
     };
-    let book = openings::load(&openings_path, args.chess960)?;
+    let engine2 = match (&args.engine2, &revision) {
+        (Some(path), _) => path.clone(),
+        (None, Some(build)) => build.binary.clone(),
+        (None, None) => return Err("give --engine2 PATH or --vs REV".into()),
+    };
+    Ok(([engine1, engine2], revision))
+}
+
+/// Hands the match to fastchess or cutechess-cli.
+fn run_external(runner: Runner, args: &MatchOptions, settings: &Settings) -> Result<ExitCode> {
+    // Cheap checks first, before any build.
+    let tool = external::find_tool(runner)?;
+    if args.uci_log.is_some() {
+        return Err(format!("--uci-log works with the in-tree runner only, not with --runner {runner}").into());
+    }
+    if !settings.openings.is_file() {
+        return Err(format!("cannot read openings {}: no such file", settings.openings.display()).into());
+    }
+    let (paths, revision) = engine_paths(args)?;
+    let stems = paths.clone().map(|p| p.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned()));
+    // A --vs binary is a temporary copy with a long name; it is Cutoff.
+    let ids = [stems[0].clone(), if revision.is_some() { "cutoff".to_owned() } else { stems[1].clone() }];
+    let names = display_names(args, ids);
+    let code = external::run(&tool, runner, args, settings, &paths, &names);
+    drop(revision);
+    code
+}
+
+/// Plays the match in this process.
+fn run_internal(args: &MatchOptions, settings: &Settings) -> Result<ExitCode> {
+    let started = Instant::now();
+    let limits = settings.limits;
+    // Cheap checks first, before any build.
+    let book = openings::load(&settings.openings, args.chess960)?;
     let order = openings::order(book.openings.len(), args.seed);
-    let games = args.games.get().div_ceil(2) as usize * 2;
+    let games = settings.games;
     let mut pgn_out = match &args.pgn {
         Some(path) => {
             Some(BufWriter::new(File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?))
@@ -241,25 +351,14 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
         None => None,
     };
 
-    // The other revision first: it checks REV before any build.
-    let revision = args.vs.as_deref().map(RevisionBuild::new).transpose()?;
-    let engine1_path = match &args.engine1 {
-        Some(path) => path.clone(),
-        None => build_current()?,
-    };
-    let engine2_path = match (&args.engine2, &revision) {
-        (Some(path), _) => path.clone(),
-        (None, Some(build)) => build.binary.clone(),
-        (None, None) => return Err("give --engine2 PATH or --vs REV".into()),
-    };
-
+    let (paths, revision) = engine_paths(args)?;
     let config = |path: &Path, own: &[(String, String)]| EngineConfig {
         path: path.to_path_buf(),
         args: Vec::new(),
         options: args.options.iter().chain(own).cloned().collect(),
         chess960: args.chess960,
     };
-    let configs = [config(&engine1_path, &args.options1), config(&engine2_path, &args.options2)];
+    let configs = [config(&paths[0], &args.options1), config(&paths[1], &args.options2)];
     let workers = args.concurrency.get().min(games);
     let mut pairs: Vec<[Engine; 2]> = Vec::with_capacity(workers);
     for worker in 0..workers {
@@ -269,14 +368,14 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
         };
         pairs.push([start(0)?, start(1)?]);
     }
-    let names = engine_names(args, &pairs[0]);
+    let names = display_names(args, [pairs[0][0].id_name.clone(), pairs[0][1].id_name.clone()]);
     for (slot, name) in names.iter().enumerate() {
         for option in pairs[0][slot].unknown_options() {
             eprintln!("warning: {name} does not declare the UCI option `{option}` (sent anyway)");
         }
     }
 
-    print_header(args, &names, &configs, &book, &openings_path, games, workers, &limits, sprt.as_ref());
+    print_header(args, settings, &names, &configs, &book, workers);
     if let Some(build) = &revision {
         println!("  engine2       built from {} ({})", build.revision, build.sha);
     }
@@ -291,8 +390,8 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
     };
     let match_start = Instant::now();
     let mut tally = Tally::default();
-    let mut progress = Progress::new();
-    let mut sprt_state: Option<SprtOutcome> = sprt.map(|sprt| SprtOutcome { sprt, llr: 0.0, decision: None });
+    let mut progress = Progress::new("match", games as u64, progress::plain_wanted(args.plain));
+    let mut sprt_state: Option<SprtOutcome> = settings.sprt.map(|sprt| SprtOutcome { sprt, llr: 0.0, decision: None });
     let mut write_error: Option<String> = None;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -301,9 +400,10 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
         chess960: args.chess960,
         white_slot: index % 2,
         limits: &limits,
-        resign,
-        draw,
+        resign: settings.resign,
+        draw: settings.draw,
         max_plies: args.max_plies.map(NonZeroU32::get),
+        restart: args.restart,
     };
 
     thread::scope(|scope| {
@@ -333,7 +433,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
             }
             let pair_done = tally.add(index, &record);
             for incident in &record.incidents {
-                progress.message(&format!("warning: game {}: {}: {}", index + 1, names[incident.slot], incident.what));
+                progress.println(&format!("warning: game {}: {}: {}", index + 1, names[incident.slot], incident.what));
             }
             if let Some(out) = &mut pgn_out
                 && write_error.is_none()
@@ -345,7 +445,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
                 }
             }
             if let Some(state) = &mut sprt_state {
-                if pair_done || state.sprt.model == SprtModel::Trinomial {
+                if pair_done || state.sprt.statistics == Statistics::Trinomial {
                     state.llr = state.sprt.llr(tally.wdl, tally.pairs);
                     state.decision = state.sprt.decision(state.llr);
                 }
@@ -354,7 +454,8 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
                 }
             }
             let sprt_view = sprt_state.as_ref().map(|s| (&s.sprt, s.llr));
-            progress.show(&report::Progress::line(&tally, games, sprt_view));
+            progress.set_message(report::status(&tally, args.statistics, sprt_view));
+            progress.inc(1);
         }
     });
     progress.finish();
@@ -362,7 +463,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
         return Err(err.into());
     }
 
-    print!("{}", report::summary(&names, &tally, sprt_state, match_start.elapsed()));
+    print!("{}", report::summary(&names, &tally, args.statistics, sprt_state, match_start.elapsed()));
     if let Some(path) = &args.pgn {
         println!("\nPGN: {} ({} games)", path.display(), tally.games());
     }
@@ -379,29 +480,26 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
     Ok(if failures > 0 || h0 { util::EXIT_FAILURE.into() } else { ExitCode::SUCCESS })
 }
 
-/// Display names: `--name1/--name2`, else `id name`; with --vs, engine2 gets `[REV]`; equal
-/// names get ` [1]` and ` [2]`.
-fn engine_names(args: &MatchArgs, engines: &[Engine; 2]) -> [String; 2] {
-    let name1 = args.name1.clone().unwrap_or_else(|| engines[0].id_name.clone());
+/// Display names from the engines' own names `ids` (`id name`, or file names): `--name1` and
+/// `--name2` win; with --vs, engine2 gets `[REV]`; equal names get ` [1]` and ` [2]`.
+fn display_names(args: &MatchOptions, ids: [String; 2]) -> [String; 2] {
+    let [id1, id2] = ids;
+    let name1 = args.name1.clone().unwrap_or(id1);
     let name2 = match (&args.name2, &args.vs) {
         (Some(name), _) => name.clone(),
-        (None, Some(rev)) => format!("{} [{rev}]", engines[1].id_name),
-        (None, None) => engines[1].id_name.clone(),
+        (None, Some(rev)) => format!("{id2} [{rev}]"),
+        (None, None) => id2,
     };
     if name1 == name2 { [format!("{name1} [1]"), format!("{name2} [2]")] } else { [name1, name2] }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn print_header(
-    args: &MatchArgs,
+    args: &MatchOptions,
+    settings: &Settings,
     names: &[String; 2],
     configs: &[EngineConfig; 2],
     book: &openings::OpeningBook,
-    openings_path: &Path,
-    games: usize,
     workers: usize,
-    limits: &Limits,
-    sprt: Option<&Sprt>,
 ) {
     println!("match: {} vs {}", names[0], names[1]);
     for (i, (name, config)) in names.iter().zip(configs).enumerate() {
@@ -418,9 +516,12 @@ fn print_header(
     } else {
         String::new()
     };
-    println!("  openings      {} from {} ({order}{skipped})", book.openings.len(), openings_path.display());
+    println!("  openings      {} from {} ({order}{skipped})", book.openings.len(), settings.openings.display());
+    let games = settings.games;
     let rounded = if games as u32 != args.games.get() { " (rounded up to even)" } else { "" };
-    println!("  games         {games}{rounded}, {workers} at a time, each opening twice with colours swapped");
+    let restart = if args.restart { ", fresh engine processes for every game" } else { "" };
+    println!("  games         {games}{rounded}, {workers} at a time, each opening twice with colours swapped{restart}");
+    let limits = &settings.limits;
     let wait = if limits.clock.is_some() {
         format!("time margin {} ms", limits.time_margin.as_millis())
     } else {
@@ -440,45 +541,26 @@ fn print_header(
     if !adjudication.is_empty() {
         println!("  adjudication  {}", adjudication.join(", "));
     }
-    if let Some(s) = sprt {
+    if let Some(s) = &settings.sprt {
         println!(
-            "  SPRT          elo0={} elo1={} alpha={} beta={} ({:?}), LLR bounds ({:.2}, {:.2})",
+            "  SPRT          elo0={} elo1={} alpha={} beta={} model={} ({}), LLR bounds ({:.2}, {:.2})",
             s.elo0,
             s.elo1,
             s.alpha,
             s.beta,
             s.model,
+            s.statistics,
             s.lower_bound(),
             s.upper_bound()
         );
     }
 }
 
-/// The cargo target directory of the workspace.
+/// The cargo target directory of the workspace (a relative `$CARGO_TARGET_DIR` is taken from
+/// the workspace root, as `bench` does).
 fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| util::workspace_root().join("target"), PathBuf::from)
-}
-
-fn cargo() -> Command {
-    Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-}
-
-/// Builds the engine from the working tree: `cargo build --release -p cutoff`.
-fn build_current() -> Result<PathBuf> {
-    eprintln!("match: building engine1 (cargo build --release -p cutoff) ...");
-    let status = cargo()
-        .args(["build", "--release", "-p", "cutoff"])
-        .current_dir(util::workspace_root())
-        .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if !status.success() {
-        return Err(format!("cargo build --release -p cutoff failed ({status})").into());
-    }
-    let binary = target_dir().join("release").join(format!("cutoff{}", std::env::consts::EXE_SUFFIX));
-    if !binary.is_file() {
-        return Err(format!("{} was not built", binary.display()).into());
-    }
-    Ok(binary)
+    let root = util::workspace_root();
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |dir| root.join(dir))
 }
 
 fn git(args: &[&str]) -> Result<String> {
@@ -522,9 +604,12 @@ impl Drop for Worktree {
 }
 
 impl RevisionBuild {
+    /// Checks out `revision` in a temporary worktree and builds it with the current tree's
+    /// cargo configuration ([`crate::bench::build_config`]), like `bench --vs`.
     fn new(revision: &str) -> Result<RevisionBuild> {
+        let root = util::workspace_root();
         let sha = git(&["rev-parse", "--verify", "--quiet", &format!("{revision}^{{commit}}")])
-            .map_err(|_| format!("--vs: `{revision}` is not a commit in {}", util::workspace_root().display()))?;
+            .map_err(|_| format!("--vs: `{revision}` is not a commit in {}", root.display()))?;
         let short = &sha[..sha.len().min(10)];
         let tag = format!("cutoff-match-{}-{short}", std::process::id());
         let dir = std::env::temp_dir().join(&tag);
@@ -535,18 +620,10 @@ impl RevisionBuild {
         let dir_text = dir.to_string_lossy().into_owned();
         git(&["worktree", "add", "--detach", "--quiet", &dir_text, &sha])?;
         let worktree = Worktree(dir.clone());
-        let target = target_dir().join("xtask-match-vs");
-        let status = cargo()
-            .args(["build", "--release", "-p", "cutoff", "--target-dir"])
-            .arg(&target)
-            .current_dir(&dir)
-            .env_remove("CARGO_TARGET_DIR")
-            .status()
-            .map_err(|e| format!("cannot run cargo: {e}"))?;
-        if !status.success() {
-            return Err(format!("building {revision} failed ({status})").into());
-        }
-        let built = target.join("release").join(format!("cutoff{}", std::env::consts::EXE_SUFFIX));
+        let config = crate::bench::build_config(&root);
+        let built =
+            crate::bench::build_engine_with(&dir, Some(&target_dir().join("xtask-match-vs")), config.as_deref())
+                .map_err(|e| format!("building {revision}: {e}"))?;
         let binary = std::env::temp_dir().join(format!("{tag}-cutoff{}", std::env::consts::EXE_SUFFIX));
         std::fs::copy(&built, &binary)
             .map_err(|e| format!("cannot copy {} to {}: {e}", built.display(), binary.display()))?;

@@ -144,6 +144,7 @@ mod tests {
                     score: Some(Score::Cp(-31)),
                     depth: Some(7),
                     time: Duration::from_millis(105),
+                    clock_left: None,
                 })
                 .collect(),
             result,
@@ -206,6 +207,15 @@ mod tests {
         assert!(joined.ends_with("{Black mates} 1/2-1/2"));
         assert!(pgn.contains("[White \"Beta\"]\n[Black \"Alpha\"]\n[Result \"1/2-1/2\"]\n"));
         assert!(pgn.contains("[PlyCount \"40\"]"));
+    }
+
+    #[test]
+    fn move_comments_with_a_clock() {
+        let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let mut game = record(fen, &[("e4", "e2e4")], GameResult::Draw, Termination::MaxPlies);
+        game.moves[0].clock_left = Some(Duration::from_millis(9_895));
+        let pgn = format_game(&context(), 1, &game);
+        assert!(pgn.contains("1. e4 {-0.31/7 0.105s, tl=9.895s}"), "{pgn}");
     }
 
     #[test]

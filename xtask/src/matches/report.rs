@@ -1,12 +1,11 @@
-//! Running totals of a match, the progress line after each game, and the final summary.
+//! Running totals of a match, the status shown by the progress display, and the final summary.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Write as _};
 use std::time::Duration;
 
 use super::game::{GameRecord, GameResult, Incident, Termination};
-use super::stats::{self, EloEstimate, Hypothesis, Pentanomial, Sprt, Wdl};
+use super::stats::{self, EloEstimate, Hypothesis, Pentanomial, Sprt, Statistics, Wdl};
 
 /// Incidents printed in full (with their UCI transcript) in the summary.
 const INCIDENTS_SHOWN: usize = 6;
@@ -23,6 +22,10 @@ pub struct EngineTally {
     pub depth_sum: u64,
     pub depth_count: u32,
     pub think_time: Duration,
+    /// The longest time one move took.
+    pub max_move_time: Duration,
+    /// With a clock: the least time this engine had left after a move (before the increment).
+    pub min_clock_left: Option<Duration>,
 }
 
 impl EngineTally {
@@ -92,6 +95,10 @@ impl Tally {
             let engine = &mut self.engines[(first_slot + i) % 2];
             engine.moves += 1;
             engine.think_time += mv.time;
+            engine.max_move_time = engine.max_move_time.max(mv.time);
+            if let Some(left) = mv.clock_left {
+                engine.min_clock_left = Some(engine.min_clock_left.map_or(left, |min| min.min(left)));
+            }
             if let Some(depth) = mv.depth {
                 engine.depth_sum += u64::from(depth);
                 engine.depth_count += 1;
@@ -123,12 +130,11 @@ impl Tally {
         self.wdl.games()
     }
 
-    pub fn elo(&self) -> Option<EloEstimate> {
-        stats::elo_estimate(&self.wdl.outcomes())
-    }
-
-    pub fn pair_elo(&self) -> Option<EloEstimate> {
-        stats::elo_estimate(&self.pairs.outcomes())
+    /// The outcomes to report under `wanted` statistics, and the statistics they are: pairs
+    /// fall back to games until a pair is complete.
+    pub fn outcomes(&self, wanted: Statistics) -> (Vec<(f64, f64)>, Statistics) {
+        let statistics = if self.pairs.pairs() == 0 { Statistics::Trinomial } else { wanted };
+        (statistics.outcomes(self.wdl, self.pairs), statistics)
     }
 }
 
@@ -154,63 +160,25 @@ pub fn elo_text(estimate: Option<EloEstimate>) -> String {
     }
 }
 
-/// The progress line on stderr: rewritten in place on a terminal, one line per game otherwise.
-#[derive(Debug)]
-pub struct Progress {
-    tty: bool,
-    showing: bool,
-}
-
-impl Progress {
-    pub fn new() -> Progress {
-        Progress { tty: std::io::stderr().is_terminal(), showing: false }
+/// The status of the match so far, for the progress display: W-D-L, score, Elo, nElo, LLR.
+pub fn status(tally: &Tally, statistics: Statistics, sprt: Option<(&Sprt, f64)>) -> String {
+    let wdl = tally.wdl;
+    let (outcomes, statistics) = tally.outcomes(statistics);
+    let mut line = format!(
+        "W-D-L {}-{}-{} ({:.1}%), Elo {}",
+        wdl.wins,
+        wdl.draws,
+        wdl.losses,
+        100.0 * wdl.score().unwrap_or(0.5),
+        elo_text(stats::elo_estimate(&outcomes)),
+    );
+    if let Some(nelo) = stats::nelo_estimate(&outcomes, statistics.games_per_sample()) {
+        let _ = write!(line, ", nElo {}", signed(nelo.elo));
     }
-
-    pub fn line(tally: &Tally, total: usize, sprt: Option<(&Sprt, f64)>) -> String {
-        let wdl = tally.wdl;
-        let width = total.to_string().len();
-        let mut line = format!(
-            "[{:>width$}/{total}] W-D-L {}-{}-{} ({:.1}%), Elo {}",
-            tally.games(),
-            wdl.wins,
-            wdl.draws,
-            wdl.losses,
-            100.0 * wdl.score().unwrap_or(0.5),
-            elo_text(tally.elo()),
-        );
-        if let Some((sprt, llr)) = sprt {
-            let _ = write!(line, ", LLR {llr:.2} ({:.2}, {:.2})", sprt.lower_bound(), sprt.upper_bound());
-        }
-        line
+    if let Some((sprt, llr)) = sprt {
+        let _ = write!(line, ", LLR {llr:.2} ({:.2}, {:.2})", sprt.lower_bound(), sprt.upper_bound());
     }
-
-    /// Shows the line (best effort: a closed stderr must not stop the match).
-    pub fn show(&mut self, line: &str) {
-        let mut stderr = std::io::stderr().lock();
-        let _ = if self.tty {
-            self.showing = true;
-            write!(stderr, "\r{line}\x1b[K").and_then(|()| stderr.flush())
-        } else {
-            writeln!(stderr, "{line}")
-        };
-    }
-
-    /// Prints a message on its own line (above the progress line on a terminal).
-    pub fn message(&mut self, text: &str) {
-        let mut stderr = std::io::stderr().lock();
-        if self.showing {
-            let _ = write!(stderr, "\r\x1b[K");
-            self.showing = false;
-        }
-        let _ = writeln!(stderr, "{text}");
-    }
-
-    pub fn finish(&mut self) {
-        if self.showing {
-            eprintln!();
-            self.showing = false;
-        }
-    }
+    line
 }
 
 /// How the SPRT ended, for the summary.
@@ -221,8 +189,23 @@ pub struct SprtOutcome {
     pub decision: Option<Hypothesis>,
 }
 
-/// The final summary (stdout).
-pub fn summary(names: &[String; 2], tally: &Tally, sprt: Option<SprtOutcome>, elapsed: Duration) -> String {
+/// `trinomial, 100 games` / `pentanomial, 50 pairs`.
+fn sample_text(statistics: Statistics, tally: &Tally) -> String {
+    let (n, unit) = match statistics {
+        Statistics::Trinomial => (tally.games(), "game"),
+        Statistics::Pentanomial => (tally.pairs.pairs(), "pair"),
+    };
+    format!("{statistics}, {n} {unit}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The final summary (stdout). `statistics`: how results are counted for Elo, nElo and LOS.
+pub fn summary(
+    names: &[String; 2],
+    tally: &Tally,
+    statistics: Statistics,
+    sprt: Option<SprtOutcome>,
+    elapsed: Duration,
+) -> String {
     let mut out = String::new();
     let wdl = tally.wdl;
     let games = tally.games();
@@ -237,24 +220,27 @@ pub fn summary(names: &[String; 2], tally: &Tally, sprt: Option<SprtOutcome>, el
         f64::from(wdl.wins) + 0.5 * f64::from(wdl.draws),
         100.0 * wdl.score().unwrap_or(0.5),
     );
-    let _ = writeln!(out, "  Elo           {} (95%, trinomial)", elo_text(tally.elo()));
+    let (outcomes, statistics) = tally.outcomes(statistics);
+    let sample = sample_text(statistics, tally);
+    let _ = writeln!(out, "  Elo           {} (95%, {sample})", elo_text(stats::elo_estimate(&outcomes)));
+    if statistics == Statistics::Pentanomial {
+        let (games_outcomes, _) = tally.outcomes(Statistics::Trinomial);
+        let trinomial = sample_text(Statistics::Trinomial, tally);
+        let _ = writeln!(out, "                {} (95%, {trinomial})", elo_text(stats::elo_estimate(&games_outcomes)));
+    }
+    let nelo = stats::nelo_estimate(&outcomes, statistics.games_per_sample());
+    let _ = writeln!(out, "  nElo          {} (95%, normalized Elo, {sample})", elo_text(nelo));
+    let los = stats::los(&outcomes).map_or_else(|| "-".to_owned(), |los| format!("{:.1}%", 100.0 * los));
+    let _ = writeln!(out, "  LOS           {los}");
+    let _ = writeln!(out, "  draw ratio    {:.1}%", 100.0 * wdl.draw_ratio().unwrap_or(0.0));
     if tally.pairs.pairs() > 0 {
+        let c = tally.pairs.counts;
         let _ = writeln!(
             out,
-            "                {} (95%, pentanomial, {} pair{})",
-            elo_text(tally.pair_elo()),
-            tally.pairs.pairs(),
-            if tally.pairs.pairs() == 1 { "" } else { "s" }
+            "  Ptnml(0-2)    [{}, {}, {}, {}, {}] (pairs LL, LD, WL+DD, WD, WW from {}'s view)",
+            c[0], c[1], c[2], c[3], c[4], names[0]
         );
     }
-    let _ = writeln!(out, "  LOS           {:.1}%", 100.0 * stats::los(wdl.wins, wdl.losses));
-    let _ = writeln!(out, "  draw ratio    {:.1}%", 100.0 * wdl.draw_ratio().unwrap_or(0.0));
-    let c = tally.pairs.counts;
-    let _ = writeln!(
-        out,
-        "  pairs         LL {} LD {} WL+DD {} WD {} WW {} (pentanomial, {}'s points 0 .. 2)",
-        c[0], c[1], c[2], c[3], c[4], names[0]
-    );
     let draws = games - tally.white_wins - tally.black_wins;
     let _ = writeln!(
         out,
@@ -272,12 +258,13 @@ pub fn summary(names: &[String; 2], tally: &Tally, sprt: Option<SprtOutcome>, el
         };
         let _ = writeln!(
             out,
-            "  SPRT          elo0={} elo1={} alpha={} beta={} ({:?}): LLR {:.2} in ({:.2}, {:.2}): {verdict}",
+            "  SPRT          elo0={} elo1={} alpha={} beta={} model={} ({}): LLR {:.2} in ({:.2}, {:.2}): {verdict}",
             s.elo0,
             s.elo1,
             s.alpha,
             s.beta,
             s.model,
+            s.statistics,
             outcome.llr,
             s.lower_bound(),
             s.upper_bound(),
@@ -295,16 +282,32 @@ pub fn summary(names: &[String; 2], tally: &Tally, sprt: Option<SprtOutcome>, el
     let _ = writeln!(out, "\nEngines:");
     let _ = writeln!(
         out,
-        "  {:<name_width$} {:>11} {:>8} {:>7} {:>14} {:>9} {:>10} {:>14}",
-        "engine", "time losses", "crashes", "stalls", "illegal moves", "restarts", "avg depth", "avg time/move"
+        "  {:<name_width$} {:>11} {:>8} {:>7} {:>14} {:>9} {:>10} {:>14} {:>14} {:>14}",
+        "engine",
+        "time losses",
+        "crashes",
+        "stalls",
+        "illegal moves",
+        "restarts",
+        "avg depth",
+        "avg time/move",
+        "max time/move",
+        "lowest clock"
     );
     for (name, e) in names.iter().zip(&tally.engines) {
         let depth = if e.depth_count > 0 { e.depth_sum as f64 / f64::from(e.depth_count) } else { 0.0 };
         let time = if e.moves > 0 { e.think_time.as_secs_f64() / f64::from(e.moves) } else { 0.0 };
+        let lowest = e.min_clock_left.map_or_else(|| "-".to_owned(), |t| format!("{:.3} s", t.as_secs_f64()));
         let _ = writeln!(
             out,
-            "  {name:<name_width$} {:>11} {:>8} {:>7} {:>14} {:>9} {depth:>10.1} {:>12.3} s",
-            e.time_losses, e.crashes, e.stalls, e.illegal_moves, e.restarts, time,
+            "  {name:<name_width$} {:>11} {:>8} {:>7} {:>14} {:>9} {depth:>10.1} {:>12.3} s {:>12.3} s {lowest:>14}",
+            e.time_losses,
+            e.crashes,
+            e.stalls,
+            e.illegal_moves,
+            e.restarts,
+            time,
+            e.max_move_time.as_secs_f64(),
         );
     }
 
@@ -347,6 +350,7 @@ mod tests {
                 score: None,
                 depth: Some(10),
                 time: Duration::from_millis(20),
+                clock_left: Some(Duration::from_millis(100 + 10 * white_slot as u64)),
             }],
             result,
             termination,
@@ -377,13 +381,34 @@ mod tests {
         assert_eq!(tally.engines[0].moves + tally.engines[1].moves, 4);
         assert_eq!(tally.engines[0].moves, 2);
 
-        let line = Progress::line(&tally, 10, None);
-        assert!(line.starts_with("[ 4/10] W-D-L 2-1-1 (62.5%), Elo +88.7 ± "), "{line}");
+        // Engine 0 had White (and so moved) in games 0 and 2, with 100 ms left each time.
+        assert_eq!(tally.engines[0].min_clock_left, Some(Duration::from_millis(100)));
+        assert_eq!(tally.engines[1].min_clock_left, Some(Duration::from_millis(110)));
+        assert_eq!(tally.engines[1].max_move_time, Duration::from_millis(20));
+
+        let line = status(&tally, Statistics::Pentanomial, None);
+        assert!(line.starts_with("W-D-L 2-1-1 (62.5%), Elo +88.7 ± "), "{line}");
+        assert!(line.contains(", nElo +"), "{line}");
         let names = ["A".to_owned(), "B".to_owned()];
-        let text = summary(&names, &tally, None, Duration::from_secs(3));
+        let text = summary(&names, &tally, Statistics::Pentanomial, None, Duration::from_secs(3));
         assert!(text.contains("W-D-L 2-1-1 from A's view: 2.5/4 (62.5%)"), "{text}");
         assert!(text.contains("time forfeit"));
-        assert!(text.contains("LL 0 LD 0 WL+DD 1 WD 1 WW 0"));
+        assert!(text.contains("Ptnml(0-2)    [0, 0, 1, 1, 0] (pairs LL, LD, WL+DD, WD, WW from A's view)"), "{text}");
+        // Pairs scoring 1/2 and 3/4 per game: mean 5/8, standard deviation 1/8 per pair, so
+        // sqrt(2)/8 per game: nElo (1/8) / (sqrt(2)/8) * 800 / ln 10 = 245.7.
+        assert!(text.contains("(95%, pentanomial, 2 pairs)\n                +88.7 ± "), "{text}");
+        assert!(text.contains("(95%, trinomial, 4 games)\n  nElo          +245.7 ± "), "{text}");
+        assert!(text.contains("0.100 s\n"), "{text}");
+        let text = summary(&names, &tally, Statistics::Trinomial, None, Duration::from_secs(3));
+        assert!(text.contains("Elo           +88.7 ± inf (95%, trinomial, 4 games)\n  nElo "), "{text}");
+
+        // Before the first pair is complete, pair statistics fall back to games.
+        let mut first = Tally::default();
+        first.add(0, &record(0, GameResult::WhiteWins, Termination::Checkmate, None));
+        assert_eq!(first.outcomes(Statistics::Pentanomial).1, Statistics::Trinomial);
+        let text = summary(&names, &first, Statistics::Pentanomial, None, Duration::from_secs(1));
+        assert!(!text.contains("Ptnml"), "{text}");
+        assert!(text.contains("nElo          - (95%"), "{text}");
     }
 
     #[test]

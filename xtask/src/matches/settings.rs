@@ -4,7 +4,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::stats::{Sprt, SprtModel};
+use super::stats::{EloModel, Sprt, Statistics};
 use crate::util::Result;
 
 /// A clock time control: `[moves/]base[+increment]`, times in seconds (`base` may be `m:ss`).
@@ -157,20 +157,25 @@ impl DrawRule {
     }
 }
 
-/// Parses `--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05` (alpha and beta default to 0.05).
-pub fn parse_sprt(values: &[String], model: SprtModel) -> Result<Sprt> {
-    let pairs = parse_pairs(values, &["elo0", "elo1", "alpha", "beta"])?;
+/// Parses `--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized` (fastchess' syntax;
+/// alpha and beta default to 0.05, the model to normalized Elo).
+pub fn parse_sprt(values: &[String], statistics: Statistics) -> Result<Sprt> {
+    let pairs = parse_pairs(values, &["elo0", "elo1", "alpha", "beta", "model"])?;
     let elo0: f64 = get(&pairs, &["elo0"])?.ok_or("--sprt needs elo0=X")?;
     let elo1: f64 = get(&pairs, &["elo1"])?.ok_or("--sprt needs elo1=Y")?;
     let alpha: f64 = get(&pairs, &["alpha"])?.unwrap_or(0.05);
     let beta: f64 = get(&pairs, &["beta"])?.unwrap_or(0.05);
+    let model = match pairs.iter().find(|(key, _)| key == "model") {
+        Some((_, value)) => value.parse::<EloModel>()?,
+        None => EloModel::Normalized,
+    };
     if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
         return Err("--sprt needs finite elo0 < elo1".into());
     }
     if !(alpha > 0.0 && beta > 0.0 && alpha + beta < 1.0) {
         return Err("--sprt needs alpha > 0, beta > 0 and alpha + beta < 1".into());
     }
-    Ok(Sprt { elo0, elo1, alpha, beta, model })
+    Ok(Sprt { elo0, elo1, alpha, beta, model, statistics })
 }
 
 /// `key=value` words (one argument each, or several in one argument separated by spaces or
@@ -245,18 +250,25 @@ mod tests {
 
     #[test]
     fn sprt_strings() {
-        let sprt = parse_sprt(&words("elo0=0 elo1=5 alpha=0.05 beta=0.1"), SprtModel::Pentanomial).unwrap();
+        let sprt = parse_sprt(&words("elo0=0 elo1=5 alpha=0.05 beta=0.1"), Statistics::Pentanomial).unwrap();
         assert_eq!((sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta), (0.0, 5.0, 0.05, 0.1));
-        // One quoted argument, commas, defaults.
-        let sprt = parse_sprt(&["elo0=-5,elo1=0".to_owned()], SprtModel::Trinomial).unwrap();
+        assert_eq!((sprt.model, sprt.statistics), (EloModel::Normalized, Statistics::Pentanomial));
+        // One quoted argument, commas, defaults, the model.
+        let sprt = parse_sprt(&["elo0=-5,elo1=0,model=logistic".to_owned()], Statistics::Trinomial).unwrap();
         assert_eq!((sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta), (-5.0, 0.0, 0.05, 0.05));
-        assert_eq!(sprt.model, SprtModel::Trinomial);
-        for bad in
-            ["elo0=5 elo1=0", "elo1=5", "elo0=0", "elo0=0 elo1=5 alpha=0", "elo0=0 elo1=5 gamma=1", "elo0=0 elo1"]
-        {
-            assert!(parse_sprt(&words(bad), SprtModel::Pentanomial).is_err(), "{bad} accepted");
+        assert_eq!((sprt.model, sprt.statistics), (EloModel::Logistic, Statistics::Trinomial));
+        for bad in [
+            "elo0=5 elo1=0",
+            "elo1=5",
+            "elo0=0",
+            "elo0=0 elo1=5 alpha=0",
+            "elo0=0 elo1=5 gamma=1",
+            "elo0=0 elo1",
+            "elo0=0 elo1=5 model=bayesian",
+        ] {
+            assert!(parse_sprt(&words(bad), Statistics::Pentanomial).is_err(), "{bad} accepted");
         }
-        assert!(parse_sprt(&words("elo0=0 elo1=5 elo0=1"), SprtModel::Pentanomial).is_err());
+        assert!(parse_sprt(&words("elo0=0 elo1=5 elo0=1"), Statistics::Pentanomial).is_err());
     }
 
     #[test]

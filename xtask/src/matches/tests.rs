@@ -35,8 +35,11 @@ fn command_line() {
     assert_eq!(args.options1, [("Threads".to_owned(), "1".to_owned())]);
     assert_eq!(ResignRule::parse(args.resign.as_deref().unwrap()).unwrap().score, 1000);
     assert_eq!(DrawRule::parse(args.draw.as_deref().unwrap()).unwrap().movenumber, 40);
-    let sprt = settings::parse_sprt(args.sprt.as_deref().unwrap(), args.sprt_model).unwrap();
-    assert_eq!((sprt.elo1, sprt.model), (5.0, SprtModel::Pentanomial));
+    let sprt = settings::parse_sprt(args.sprt.as_deref().unwrap(), args.statistics).unwrap();
+    assert_eq!((sprt.elo1, sprt.statistics), (5.0, Statistics::Pentanomial));
+    assert_eq!(sprt.model, stats::EloModel::Normalized);
+    assert_eq!(args.runner, Runner::Internal);
+    assert!(!args.restart && !args.plain);
     assert_eq!(args.timemargin_ms, 0);
     assert_eq!(args.hang_timeout, Duration::from_secs(10));
 
@@ -44,16 +47,19 @@ fn command_line() {
     assert_eq!(args.vs.as_deref(), Some("HEAD~1"));
     assert_eq!(args.tc.unwrap().increment, Duration::from_millis(100));
     assert!(parse("--vs HEAD --st 0.5 --nodes 100").is_ok());
+    let args = parse("--engine2 b --nodes 10 --statistics trinomial --runner cutechess --restart --plain").unwrap();
+    assert_eq!((args.statistics, args.runner), (Statistics::Trinomial, Runner::Cutechess));
+    assert!(args.restart && args.plain);
 
     for bad in [
-        "--engine1 a --engine2 b",                       // no limit
-        "--engine2 b --tc 1+0.01 --st 0.1",              // two clocks
-        "--engine2 b --vs HEAD --nodes 10",              // two second engines
-        "--nodes 10",                                    // no second engine
-        "--engine2 b --tc 1+x",                          // bad time control
-        "--engine2 b --nodes 10 --sprt-model trinomial", // model without --sprt
-        "--engine2 b --nodes 10 --option Hash",          // option without a value
-        "--engine2 b --nodes 10 --games 0",              // no games
+        "--engine1 a --engine2 b",                   // no limit
+        "--engine2 b --tc 1+0.01 --st 0.1",          // two clocks
+        "--engine2 b --vs HEAD --nodes 10",          // two second engines
+        "--nodes 10",                                // no second engine
+        "--engine2 b --tc 1+x",                      // bad time control
+        "--engine2 b --nodes 10 --runner stockfish", // unknown runner
+        "--engine2 b --nodes 10 --option Hash",      // option without a value
+        "--engine2 b --nodes 10 --games 0",          // no games
     ] {
         assert!(parse(bad).is_err(), "accepted: {bad}");
     }
@@ -120,6 +126,7 @@ fn setup<'a>(limits: &'a Limits, white_slot: usize) -> GameSetup<'a> {
         resign: None,
         draw: None,
         max_plies: None,
+        restart: false,
     }
 }
 
@@ -255,13 +262,13 @@ fn whole_match_with_fake_engines() {
     assert_eq!(pgn.matches("[White \"Other\"]").count(), 2);
     assert!(pgn.contains("[Round \"4\"]"));
 
-    // engine2 plays only illegal moves, so engine1 wins every pair 2-0: with a wide SPRT
+    // engine2 plays only illegal moves, so engine1 wins every pair 2-0: with a wide logistic SPRT
     // (elo0=0 elo1=200 alpha=beta=0.2, upper bound ln 4 = 1.386) the LLR passes the bound after
     // 4 pairs (+0.419 per WW pair; checked with an independent script), so 8 of the 40 games are
     // played. The illegal moves make the exit status 1.
     let line = format!(
         "--engine1 {} --engine2 {} --openings {} --games 40 --nodes 1 --pgn {} \
-         --sprt elo0=0 elo1=200 alpha=0.2 beta=0.2",
+         --sprt elo0=0 elo1=200 alpha=0.2 beta=0.2 model=logistic",
         fool.display(),
         illegal.display(),
         openings.display(),
@@ -272,11 +279,8 @@ fn whole_match_with_fake_engines() {
     let pgn = std::fs::read_to_string(&pgn_path).unwrap();
     assert_eq!(pgn.matches("[Event ").count(), 8);
     assert_eq!(pgn.matches("[Termination \"rules infraction\"]").count(), 8);
-    let llr = stats::llr(&stats::Pentanomial { counts: [0, 0, 0, 0, 4] }.outcomes(), 0.0, 200.0);
-    assert!(
-        llr > 4f64.ln()
-            && stats::llr(&stats::Pentanomial { counts: [0, 0, 0, 0, 3] }.outcomes(), 0.0, 200.0) < 4f64.ln()
-    );
+    let llr = |ww: u32| stats::logistic_llr(&stats::Pentanomial { counts: [0, 0, 0, 0, ww] }.outcomes(), 0.0, 200.0);
+    assert!(llr(4) > 4f64.ln() && llr(3) < 4f64.ln());
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -314,4 +318,225 @@ fn real_engine_game_if_built() {
         board.play(parsed);
         assert!(mv.depth.is_some() && mv.score.is_some());
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn restart_gives_fresh_processes_for_every_game() {
+    let dir = temp_dir("restart");
+    let fool = fake_engine(&dir, "fool", "fool");
+    let openings = dir.join("openings.epd");
+    std::fs::write(&openings, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n").unwrap();
+    let log = dir.join("uci.log");
+    let line = format!(
+        "--engine1 {} --engine2 {} --openings {} --games 4 --nodes 1 --restart --plain --uci-log {}",
+        fool.display(),
+        fool.display(),
+        openings.display(),
+        log.display()
+    );
+    assert_eq!(run(&parse(&line).unwrap()).unwrap(), ExitCode::SUCCESS);
+    // Two processes at the start, then two fresh ones for each of the 4 games.
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(log.lines().filter(|l| l.ends_with("> uci")).count(), 10, "{log}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn display_names_for_both_runners() {
+    let args = parse("--engine2 b --nodes 1").unwrap();
+    assert_eq!(display_names(&args, ["Cutoff 0.1".to_owned(), "Other".to_owned()]), ["Cutoff 0.1", "Other"]);
+    assert_eq!(display_names(&args, ["cutoff".to_owned(), "cutoff".to_owned()]), ["cutoff [1]", "cutoff [2]"]);
+    let args = parse("--vs HEAD~1 --nodes 1 --name1 new").unwrap();
+    assert_eq!(display_names(&args, ["cutoff".to_owned(), "cutoff".to_owned()]), ["new", "cutoff [HEAD~1]"]);
+}
+
+/// The arguments of a hand-off as strings.
+fn handoff(runner: Runner, line: &str) -> Vec<String> {
+    let args = parse(line).unwrap();
+    let settings = Settings::from_args(&args).unwrap();
+    let paths = [PathBuf::from("/bin/new engine"), PathBuf::from("/tmp/old")];
+    let names = ["new".to_owned(), "old [HEAD~1]".to_owned()];
+    external::arguments(runner, &args, &settings, &paths, &names)
+        .into_iter()
+        .map(|w| w.into_string().unwrap())
+        .collect()
+}
+
+#[test]
+fn fastchess_command_line() {
+    let line = "--engine2 x --openings /data/book.epd --games 101 --concurrency 3 --tc 10+0.1 \
+                --timemargin-ms 50 --option Hash=16 --option Threads=1 --option2 Hash=32 --option1 Move_Overhead=10 \
+                --seed 7 --resign moves=3 score=600 twosided=true --draw movenumber=34 moves=8 score=20 \
+                --max-plies 301 --sprt elo0=0 elo1=2 --pgn /tmp/games.pgn --event Regression --restart";
+    let expected = [
+        "-engine",
+        "cmd=/bin/new engine",
+        "name=new",
+        "option.Hash=16",
+        "option.Threads=1",
+        "option.Move_Overhead=10",
+        "-engine",
+        "cmd=/tmp/old",
+        "name=old [HEAD~1]",
+        "option.Hash=32",
+        "option.Threads=1",
+        "-each",
+        "proto=uci",
+        "tc=10+0.1",
+        "timemargin=50",
+        "restart=on",
+        "-openings",
+        "file=/data/book.epd",
+        "format=epd",
+        "order=random",
+        "-srand",
+        "7",
+        "-rounds",
+        "51",
+        "-games",
+        "2",
+        "-concurrency",
+        "3",
+        "-resign",
+        "movecount=3",
+        "score=600",
+        "twosided=true",
+        "-draw",
+        "movenumber=34",
+        "movecount=8",
+        "score=20",
+        "-maxmoves",
+        "151",
+        "-sprt",
+        "elo0=0",
+        "elo1=2",
+        "alpha=0.05",
+        "beta=0.05",
+        "model=normalized",
+        "-pgnout",
+        "file=/tmp/games.pgn",
+        "-event",
+        "Regression",
+        "-recover",
+    ];
+    assert_eq!(handoff(Runner::Fastchess, line), expected);
+
+    // Fixed time per move, file order, logistic SPRT on single games, Chess960, a PGN book.
+    let line = "--engine2 x --openings b.pgn --st 0.5 --chess960 --sprt elo0=-3 elo1=1 model=logistic \
+                --statistics trinomial";
+    let expected = [
+        "-engine",
+        "cmd=/bin/new engine",
+        "name=new",
+        "-engine",
+        "cmd=/tmp/old",
+        "name=old [HEAD~1]",
+        "-each",
+        "proto=uci",
+        "st=0.5",
+        "-openings",
+        "file=b.pgn",
+        "format=pgn",
+        "order=sequential",
+        "-variant",
+        "fischerandom",
+        "-rounds",
+        "5",
+        "-games",
+        "2",
+        "-concurrency",
+        "1",
+        "-sprt",
+        "elo0=-3",
+        "elo1=1",
+        "alpha=0.05",
+        "beta=0.05",
+        "model=logistic",
+        "-report",
+        "penta=false",
+        "-event",
+        "Cutoff match",
+        "-recover",
+    ];
+    assert_eq!(handoff(Runner::Fastchess, line), expected);
+}
+
+#[test]
+fn cutechess_command_line() {
+    let line = "--engine2 x --openings /data/book.epd --games 4 --nodes 5000 --option Hash=8 \
+                --sprt elo0=0 elo1=5 alpha=0.1 --pgn /tmp/g.pgn --max-plies 200";
+    let expected = [
+        "-engine",
+        "cmd=/bin/new engine",
+        "name=new",
+        "option.Hash=8",
+        "-engine",
+        "cmd=/tmp/old",
+        "name=old [HEAD~1]",
+        "option.Hash=8",
+        "-each",
+        "proto=uci",
+        "tc=inf",
+        "nodes=5000",
+        "-openings",
+        "file=/data/book.epd",
+        "format=epd",
+        "order=sequential",
+        "-games",
+        "2",
+        "-rounds",
+        "2",
+        "-repeat",
+        "-concurrency",
+        "1",
+        "-maxmoves",
+        "100",
+        "-sprt",
+        "elo0=0",
+        "elo1=5",
+        "alpha=0.1",
+        "beta=0.05",
+        "-pgnout",
+        "/tmp/g.pgn",
+        "-event",
+        "Cutoff match",
+        "-recover",
+    ];
+    assert_eq!(handoff(Runner::Cutechess, line), expected);
+    // A time control with a moves-per-period part, in cutechess' own format.
+    let args = handoff(Runner::Cutechess, "--engine2 x --openings o.epd --tc 40/60+0.5");
+    assert!(args.iter().any(|a| a == "tc=40/60+0.5"), "{args:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn runner_lookup_on_path() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("path");
+    let empty = dir.join("empty");
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&empty).unwrap();
+    std::fs::create_dir_all(&bin).unwrap();
+    // Not executable: skipped.
+    std::fs::write(empty.join("fastchess"), "").unwrap();
+    let tool = bin.join("fastchess");
+    std::fs::write(&tool, "#!/bin/sh\n").unwrap();
+    std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path_var = std::env::join_paths([&empty, &bin]).unwrap();
+    assert_eq!(external::find_in_path(&path_var, "fastchess"), Some(tool));
+    assert_eq!(external::find_in_path(&path_var, "cutechess-cli"), None);
+    assert_eq!(external::find_in_path(std::ffi::OsStr::new(""), "fastchess"), None);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn missing_runner_is_a_clear_error() {
+    let empty = std::ffi::OsStr::new("");
+    let message = external::find_tool_in(Runner::Cutechess, empty).unwrap_err().to_string();
+    assert!(message.contains("`cutechess-cli` is not on PATH"), "{message}");
+    assert!(message.contains("leave out --runner"), "{message}");
+    let message = external::find_tool_in(Runner::Fastchess, empty).unwrap_err().to_string();
+    assert!(message.starts_with("--runner fastchess: `fastchess` is not on PATH"), "{message}");
+    assert!(external::find_tool_in(Runner::Internal, empty).is_err());
 }
