@@ -10,6 +10,8 @@
 EXE ?= cutoff
 CARGO ?= cargo
 EVALFILE ?=
+# FEATURES=tune: the search parameters become UCI options (SPSA tuning).
+FEATURES ?=
 
 ifeq ($(OS),Windows_NT)
 ifeq ($(suffix $(EXE)),)
@@ -22,11 +24,11 @@ endif
 all: native
 
 native:
-	$(CARGO) rustc --release --package cutoff --bin cutoff -- --emit link=$(abspath $(EXE))
+	$(CARGO) rustc --release --package cutoff --bin cutoff $(if $(FEATURES),--features $(FEATURES)) -- --emit link=$(abspath $(EXE))
 
 # An empty RUSTFLAGS replaces the native flags of .cargo/config.toml: the compiler's baseline.
 portable:
-	RUSTFLAGS= $(CARGO) rustc --release --package cutoff --bin cutoff -- --emit link=$(abspath $(EXE))
+	RUSTFLAGS= $(CARGO) rustc --release --package cutoff --bin cutoff $(if $(FEATURES),--features $(FEATURES)) -- --emit link=$(abspath $(EXE))
 
 clean:
 	$(CARGO) clean

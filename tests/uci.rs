@@ -876,3 +876,26 @@ fn multipv_lines_are_sorted_and_bestmove_is_the_best() {
     }
     e.quit();
 }
+
+/// `spsa` prints the search parameters in OpenBench's SPSA format; a normal build has no UCI
+/// options for them (only a `tune` build does), and says so instead of failing silently.
+#[test]
+fn search_parameters_are_listed_for_spsa_and_fixed_in_normal_builds() {
+    let mut e = Engine::spawn();
+    let lines = e.command("spsa");
+    e.ensure(lines.len() >= 20, format!("expected the parameter list, got {lines:?}"));
+    for line in &lines {
+        let fields: Vec<&str> = line.split(", ").collect();
+        e.ensure(fields.len() == 7 && fields[1] == "int", format!("malformed SPSA line '{line}'"));
+        let numbers: Vec<f64> = fields[2..].iter().filter_map(|f| f.parse().ok()).collect();
+        e.ensure(numbers.len() == 5, format!("non-numeric field in '{line}'"));
+        e.ensure(numbers[1] <= numbers[0] && numbers[0] <= numbers[2], format!("default outside its range: '{line}'"));
+    }
+    e.ensure(lines.iter().any(|l| l.starts_with("RFP_MARGIN, int, ")), "RFP_MARGIN missing");
+    let answer = e.command("setoption name RFP_MARGIN value 90");
+    e.ensure(
+        answer.iter().any(|l| l.starts_with("info string") && l.contains("unknown option")),
+        format!("a normal build should refuse search parameters, got {answer:?}"),
+    );
+    e.quit();
+}

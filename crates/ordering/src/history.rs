@@ -1,6 +1,9 @@
-//! History tables: butterfly history and countermoves.
+//! History tables: butterfly, continuation and capture history, and countermoves.
+//!
+//! Every history table stores `i16` entries updated by one rule, [`gravity`], so each stays
+//! within ±[`MAX_HISTORY`]. The tables differ only in how a move is turned into an index.
 
-use cutoff_board::{Board, Color, Move, Piece};
+use cutoff_board::{Board, Color, Move, Piece, PieceType, Square};
 
 /// The largest magnitude a history score reaches (the gravity update converges towards it).
 ///
@@ -19,6 +22,265 @@ use cutoff_board::{Board, Color, Move, Piece};
 /// assert!(history.get(Color::White, nf3) >= -MAX_HISTORY);
 /// ```
 pub const MAX_HISTORY: i32 = 16_384;
+
+/// The one update rule of every history table ("gravity"): `bonus`, clamped to
+/// ±[`MAX_HISTORY`], moves the entry `h` by `bonus - h·|bonus| / MAX_HISTORY`. A bonus pulls
+/// the entry towards ±`MAX_HISTORY` and never past it, and old information fades as new
+/// arrives.
+///
+/// ```
+/// use cutoff_ordering::{MAX_HISTORY, gravity};
+/// let mut entry = 0i16;
+/// gravity(&mut entry, 400);
+/// assert_eq!(entry, 400);
+/// gravity(&mut entry, 400); // 400 + 400 - 400 * 400 / 16384
+/// assert_eq!(entry, 791);
+/// for _ in 0..1000 {
+///     gravity(&mut entry, -1_000_000);
+/// }
+/// assert_eq!(i32::from(entry), -MAX_HISTORY);
+/// ```
+#[inline(always)]
+pub fn gravity(entry: &mut i16, bonus: i32) {
+    let bonus = bonus.clamp(-MAX_HISTORY, MAX_HISTORY);
+    let h = i32::from(*entry);
+    *entry = (h + bonus - h * bonus.abs() / MAX_HISTORY) as i16;
+}
+
+/// A moved piece and its target square: what continuation history is keyed by, for the move
+/// being scored and for the moves that led to the position.
+///
+/// ```
+/// use cutoff_board::{Board, Piece, Square};
+/// use cutoff_ordering::PieceTo;
+/// let board = Board::default();
+/// let nf3 = board.parse_uci("g1f3").unwrap();
+/// assert_eq!(PieceTo::of(&board, nf3), Some(PieceTo { piece: Piece::WhiteKnight, to: Square::F3 }));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PieceTo {
+    /// The piece that moves (before any promotion).
+    pub piece: Piece,
+    /// Its target square (for castling, the rook's square: Cutoff's castling encoding).
+    pub to: Square,
+}
+
+impl PieceTo {
+    /// The piece and target of `mv` played in `board` (`None` if `from` is empty).
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// use cutoff_ordering::PieceTo;
+    /// let board = Board::default();
+    /// let e2e4 = board.parse_uci("e2e4").unwrap();
+    /// assert_eq!(PieceTo::of(&board, e2e4).unwrap().to.to_string(), "e4");
+    /// ```
+    #[inline(always)]
+    pub fn of(board: &Board, mv: Move) -> Option<PieceTo> {
+        Some(PieceTo { piece: board.piece_on(mv.from())?, to: mv.to() })
+    }
+
+    #[inline(always)]
+    fn index(self) -> usize {
+        self.piece as usize * 64 + self.to as usize
+    }
+}
+
+/// Continuation history: how well a quiet move did right after a given earlier move (one, two
+/// or more plies back), so that a reply is judged in the context of the move it answers.
+///
+/// Layout: `table[earlier piece][earlier to][piece][to]`, flattened, `i16` entries
+/// (12 · 64 · 12 · 64 · 2 bytes = 1.1 MiB, on the heap). Updated with [`gravity`].
+///
+/// ```
+/// use cutoff_board::{Board, Piece, Square};
+/// use cutoff_ordering::{ContinuationHistory, PieceTo};
+/// let mut board = Board::default();
+/// let e4 = board.parse_uci("e2e4").unwrap();
+/// let earlier = PieceTo::of(&board, e4).unwrap();
+/// board.play(e4);
+/// let c5 = PieceTo::of(&board, board.parse_uci("c7c5").unwrap()).unwrap();
+/// let mut history = ContinuationHistory::new();
+/// history.update(earlier, c5, 500);
+/// assert_eq!(history.get(earlier, c5), 500);
+/// assert_eq!(history.get(c5, earlier), 0);
+/// ```
+#[derive(Clone, Debug)]
+pub struct ContinuationHistory {
+    table: Vec<i16>,
+}
+
+impl Default for ContinuationHistory {
+    fn default() -> ContinuationHistory {
+        ContinuationHistory::new()
+    }
+}
+
+impl ContinuationHistory {
+    const SIZE: usize = 12 * 64 * 12 * 64;
+
+    /// A table of zeros.
+    ///
+    /// ```
+    /// use cutoff_board::{Piece, Square};
+    /// use cutoff_ordering::{ContinuationHistory, PieceTo};
+    /// let key = PieceTo { piece: Piece::WhiteQueen, to: Square::D4 };
+    /// assert_eq!(ContinuationHistory::new().get(key, key), 0);
+    /// ```
+    pub fn new() -> ContinuationHistory {
+        ContinuationHistory { table: vec![0; Self::SIZE] }
+    }
+
+    #[inline(always)]
+    fn index(earlier: PieceTo, now: PieceTo) -> usize {
+        earlier.index() * (12 * 64) + now.index()
+    }
+
+    /// The score of `now` played after `earlier`.
+    ///
+    /// ```
+    /// use cutoff_board::{Piece, Square};
+    /// use cutoff_ordering::{ContinuationHistory, PieceTo};
+    /// let earlier = PieceTo { piece: Piece::WhitePawn, to: Square::E4 };
+    /// let now = PieceTo { piece: Piece::BlackPawn, to: Square::C5 };
+    /// let mut history = ContinuationHistory::new();
+    /// history.update(earlier, now, -300);
+    /// assert_eq!(history.get(earlier, now), -300);
+    /// ```
+    #[inline(always)]
+    pub fn get(&self, earlier: PieceTo, now: PieceTo) -> i32 {
+        i32::from(self.table[Self::index(earlier, now)])
+    }
+
+    /// Adds `bonus` to the entry of `now` after `earlier`, with [`gravity`].
+    ///
+    /// ```
+    /// use cutoff_board::{Piece, Square};
+    /// use cutoff_ordering::{ContinuationHistory, MAX_HISTORY, PieceTo};
+    /// let earlier = PieceTo { piece: Piece::WhiteKnight, to: Square::F3 };
+    /// let now = PieceTo { piece: Piece::BlackKnight, to: Square::C6 };
+    /// let mut history = ContinuationHistory::new();
+    /// history.update(earlier, now, 2 * MAX_HISTORY);
+    /// assert_eq!(history.get(earlier, now), MAX_HISTORY);
+    /// ```
+    #[inline(always)]
+    pub fn update(&mut self, earlier: PieceTo, now: PieceTo, bonus: i32) {
+        gravity(&mut self.table[Self::index(earlier, now)], bonus);
+    }
+
+    /// Resets every entry to zero.
+    ///
+    /// ```
+    /// use cutoff_board::{Piece, Square};
+    /// use cutoff_ordering::{ContinuationHistory, PieceTo};
+    /// let key = PieceTo { piece: Piece::WhiteRook, to: Square::A8 };
+    /// let mut history = ContinuationHistory::new();
+    /// history.update(key, key, 100);
+    /// history.clear();
+    /// assert_eq!(history.get(key, key), 0);
+    /// ```
+    pub fn clear(&mut self) {
+        self.table.fill(0);
+    }
+}
+
+/// Capture history: how well a capture (by moving piece, target square and captured piece
+/// type) did, added to MVV-LVA when noisy moves are ordered.
+///
+/// Layout: `table[piece][to][captured type]`, `i16` entries (9 KiB). Promotions without
+/// capture count as capturing a pawn (the index needs some type; such moves are rare and
+/// always tried early). Updated with [`gravity`].
+///
+/// ```
+/// use cutoff_board::Board;
+/// use cutoff_ordering::CaptureHistory;
+/// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+/// let exd5 = board.parse_uci("e4d5").unwrap();
+/// let mut history = CaptureHistory::new();
+/// history.update(&board, exd5, 700);
+/// assert_eq!(history.get(&board, exd5), 700);
+/// ```
+#[derive(Clone, Debug)]
+pub struct CaptureHistory {
+    table: [[[i16; 6]; 64]; 12],
+}
+
+impl Default for CaptureHistory {
+    fn default() -> CaptureHistory {
+        CaptureHistory::new()
+    }
+}
+
+impl CaptureHistory {
+    /// A table of zeros.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// use cutoff_ordering::CaptureHistory;
+    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+    /// assert_eq!(CaptureHistory::new().get(&board, board.parse_uci("e4d5").unwrap()), 0);
+    /// ```
+    pub fn new() -> CaptureHistory {
+        CaptureHistory { table: [[[0; 6]; 64]; 12] }
+    }
+
+    /// The index `[piece][to][captured]` of `mv` in `board`.
+    #[inline(always)]
+    fn index(board: &Board, mv: Move) -> Option<(usize, usize, usize)> {
+        let piece = board.piece_on(mv.from())?;
+        let captured = if mv.is_en_passant() { None } else { board.kind_on(mv.to()) };
+        Some((piece as usize, mv.to() as usize, captured.unwrap_or(PieceType::Pawn) as usize))
+    }
+
+    /// The score of the noisy move `mv` in `board` (0 for a move whose `from` is empty).
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// use cutoff_ordering::CaptureHistory;
+    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+    /// let mut history = CaptureHistory::new();
+    /// history.update(&board, board.parse_uci("e4d5").unwrap(), -250);
+    /// assert_eq!(history.get(&board, board.parse_uci("e4d5").unwrap()), -250);
+    /// ```
+    #[inline(always)]
+    pub fn get(&self, board: &Board, mv: Move) -> i32 {
+        Self::index(board, mv).map_or(0, |(piece, to, captured)| i32::from(self.table[piece][to][captured]))
+    }
+
+    /// Adds `bonus` to the entry of `mv` in `board`, with [`gravity`].
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// use cutoff_ordering::{CaptureHistory, MAX_HISTORY};
+    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+    /// let exd5 = board.parse_uci("e4d5").unwrap();
+    /// let mut history = CaptureHistory::new();
+    /// history.update(&board, exd5, -3 * MAX_HISTORY);
+    /// assert_eq!(history.get(&board, exd5), -MAX_HISTORY);
+    /// ```
+    #[inline(always)]
+    pub fn update(&mut self, board: &Board, mv: Move, bonus: i32) {
+        if let Some((piece, to, captured)) = Self::index(board, mv) {
+            gravity(&mut self.table[piece][to][captured], bonus);
+        }
+    }
+
+    /// Resets every entry to zero.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// use cutoff_ordering::CaptureHistory;
+    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+    /// let exd5 = board.parse_uci("e4d5").unwrap();
+    /// let mut history = CaptureHistory::new();
+    /// history.update(&board, exd5, 100);
+    /// history.clear();
+    /// assert_eq!(history.get(&board, exd5), 0);
+    /// ```
+    pub fn clear(&mut self) {
+        *self = CaptureHistory::new();
+    }
+}
 
 /// Butterfly history: how often a quiet move (by colour, from, to) caused a cutoff, minus how
 /// often it was tried without one.
@@ -98,10 +360,7 @@ impl ButterflyHistory {
     /// ```
     #[inline]
     pub fn update(&mut self, color: Color, mv: Move, bonus: i32) {
-        let entry = &mut self.table[color as usize][mv.from() as usize][mv.to() as usize];
-        let bonus = bonus.clamp(-MAX_HISTORY, MAX_HISTORY);
-        let h = *entry as i32;
-        *entry = (h + bonus - h * bonus.abs() / MAX_HISTORY) as i16;
+        gravity(&mut self.table[color as usize][mv.from() as usize][mv.to() as usize], bonus);
     }
 
     /// Resets every entry to zero.
@@ -256,12 +515,16 @@ impl CounterMoves {
 pub struct Histories {
     /// Butterfly history for quiet moves.
     pub butterfly: ButterflyHistory,
+    /// Continuation history for quiet moves, read 1 and 2 plies back.
+    pub continuation: ContinuationHistory,
+    /// Capture history for noisy moves.
+    pub capture: CaptureHistory,
     /// Countermoves.
     pub counter: CounterMoves,
 }
 
 impl Histories {
-    /// Empty tables on the heap (about 17 KiB; search threads keep them boxed).
+    /// Empty tables on the heap (about 1.2 MiB, most of it continuation history).
     ///
     /// ```
     /// use cutoff_board::{Board, Color};
@@ -291,6 +554,8 @@ impl Histories {
     /// ```
     pub fn clear(&mut self) {
         self.butterfly.clear();
+        self.continuation.clear();
+        self.capture.clear();
         self.counter.clear();
     }
 }

@@ -3,7 +3,7 @@
 use arrayvec::ArrayVec;
 use cutoff_board::{Board, GenKind, Move, PieceType};
 
-use crate::{Histories, MAX_KILLERS, mvv_lva};
+use crate::{Histories, MAX_KILLERS, PieceTo, mvv_lva};
 
 /// Which ordering heuristics the picker uses, switchable at run time so that the effect of
 /// each can be measured (`cargo xtask ordering`). [`OrderingConfig::FULL`] is what the engine plays with.
@@ -38,6 +38,11 @@ pub struct OrderingConfig {
     pub countermove: bool,
     /// Sort quiet moves by butterfly history.
     pub history: bool,
+    /// Add continuation history (1 and 2 plies back, see [`MovePicker::set_continuations`])
+    /// to the butterfly history of quiet moves (needs `history`).
+    pub continuation_history: bool,
+    /// Add capture history to MVV-LVA when ordering noisy moves.
+    pub capture_history: bool,
     /// Staged generation: generate quiet moves only when the earlier stages did not cut off.
     /// Off: generate every move up front and score the noisy ones (and SEE) at once, then pick
     /// in the same order. The plain quiets get their history scores when the first of them is
@@ -70,6 +75,8 @@ impl OrderingConfig {
         killers: 2,
         countermove: true,
         history: true,
+        continuation_history: true,
+        capture_history: true,
         staged: true,
         refutations_first: true,
         evasion_stage: true,
@@ -97,6 +104,8 @@ impl OrderingConfig {
         killers: 0,
         countermove: false,
         history: false,
+        continuation_history: false,
+        capture_history: false,
         staged: false,
         refutations_first: false,
         evasion_stage: false,
@@ -267,6 +276,8 @@ pub struct MovePicker {
     skip_quiets: bool,
     /// Unstaged mode: whether the plain quiet moves have their history scores yet.
     quiets_scored: bool,
+    /// The moves 1 and 2 plies back, for continuation history.
+    continuations: [Option<PieceTo>; 2],
     quiets_generated: bool,
     noisy_generated: bool,
 }
@@ -288,6 +299,7 @@ impl MovePicker {
             bad_end: 0,
             skip_quiets: false,
             quiets_scored: false,
+            continuations: [None; 2],
             quiets_generated: false,
             noisy_generated: false,
         }
@@ -374,6 +386,29 @@ impl MovePicker {
         } else {
             MovePicker::with_stage(Stage::QsTtMove, config, tt.filter(|m| m.is_noisy()))
         }
+    }
+
+    /// Gives the moves that led to the position, 1 and 2 plies back (`None` at the root, after a
+    /// null move, or when not wanted): quiet moves are then also ordered by continuation
+    /// history (with [`OrderingConfig::continuation_history`]).
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig, PieceTo};
+    /// let mut board = Board::default();
+    /// let e4 = board.parse_uci("e2e4").unwrap();
+    /// let earlier = PieceTo::of(&board, e4);
+    /// board.play(e4);
+    /// let mut history = Histories::boxed();
+    /// let a6 = board.parse_uci("a7a6").unwrap();
+    /// history.continuation.update(earlier.unwrap(), PieceTo::of(&board, a6).unwrap(), 900);
+    /// let cx = OrderCtx { board: &board, history: &history };
+    /// let mut picker = MovePicker::main(&board, None, [None; 3], None, OrderingConfig::FULL);
+    /// picker.set_continuations([earlier, None]);
+    /// assert_eq!(picker.next(&cx), Some(a6)); // a quiet move that answered e4 well before
+    /// ```
+    pub fn set_continuations(&mut self, continuations: [Option<PieceTo>; 2]) {
+        self.continuations = continuations;
     }
 
     /// Stops returning quiet moves (killers, countermove and quiets); losing captures still
@@ -470,9 +505,31 @@ impl MovePicker {
         sm
     }
 
+    /// The ordering score of a noisy move: MVV-LVA, refined by capture history (at most a few
+    /// attacker steps of MVV-LVA either way).
     #[inline(always)]
-    fn noisy_score(&self, board: &Board, mv: Move) -> i32 {
-        if self.config.mvv_lva { mvv_lva(board, mv) } else { 0 }
+    fn noisy_score(&self, cx: &OrderCtx, mv: Move) -> i32 {
+        let mvv_lva = if self.config.mvv_lva { mvv_lva(cx.board, mv) * 512 } else { 0 };
+        let history = if self.config.capture_history { cx.history.capture.get(cx.board, mv) / 8 } else { 0 };
+        mvv_lva + history
+    }
+
+    /// The history score of a quiet move: the one place quiet moves are scored from the
+    /// history tables, in every stage and mode.
+    #[inline(always)]
+    fn history_score(&self, cx: &OrderCtx, mv: Move) -> i32 {
+        if !self.config.history {
+            return 0;
+        }
+        let mut score = cx.history.butterfly.get(cx.board.side_to_move(), mv);
+        if self.config.continuation_history
+            && let Some(now) = PieceTo::of(cx.board, mv)
+        {
+            for earlier in self.continuations.into_iter().flatten() {
+                score += cx.history.continuation.get(earlier, now);
+            }
+        }
+        score
     }
 
     #[inline(always)]
@@ -493,7 +550,7 @@ impl MovePicker {
         {
             return self.refutation_score(slot);
         }
-        if self.config.history { cx.history.butterfly.get(cx.board.side_to_move(), mv) } else { 0 }
+        self.history_score(cx, mv)
     }
 
     #[inline(always)]
@@ -544,7 +601,7 @@ impl MovePicker {
                     self.noisy_generated = true;
                     for i in 0..self.list.len() {
                         let mv = self.list[i].mv;
-                        self.list[i].key = key(self.noisy_score(board, mv), i);
+                        self.list[i].key = key(self.noisy_score(cx, mv), i);
                     }
                     self.noisy_end = self.list.len();
                     self.stage = Stage::GoodNoisy;
@@ -637,11 +694,9 @@ impl MovePicker {
                     for i in 0..self.list.len() {
                         let mv = self.list[i].mv;
                         let score = if mv.is_noisy() {
-                            GOOD_NOISY + self.noisy_score(board, mv)
-                        } else if self.config.history {
-                            cx.history.butterfly.get(board.side_to_move(), mv)
+                            GOOD_NOISY + self.noisy_score(cx, mv)
                         } else {
-                            0
+                            self.history_score(cx, mv)
                         };
                         self.list[i].key = key(score, i);
                     }
@@ -673,7 +728,7 @@ impl MovePicker {
                     self.noisy_generated = true;
                     for i in 0..self.list.len() {
                         let mv = self.list[i].mv;
-                        self.list[i].key = key(self.noisy_score(board, mv), i);
+                        self.list[i].key = key(self.noisy_score(cx, mv), i);
                     }
                     self.stage = Stage::QsNoisy;
                 }
@@ -730,7 +785,7 @@ impl MovePicker {
                 let score = if self.tt == Some(mv) {
                     TT_SCORE
                 } else if mv.is_noisy() {
-                    self.noisy_score(board, mv)
+                    self.noisy_score(cx, mv)
                 } else {
                     self.quiet_score(cx, mv)
                 };
@@ -744,7 +799,7 @@ impl MovePicker {
         for i in 0..noisy_end {
             let mv = self.list[i].mv;
             let base = if self.is_bad_noisy(board, mv) { BAD_NOISY } else { GOOD_NOISY };
-            let score = if self.tt == Some(mv) { TT_SCORE } else { base + self.noisy_score(board, mv) };
+            let score = if self.tt == Some(mv) { TT_SCORE } else { base + self.noisy_score(cx, mv) };
             self.list[i].key = key(score, i);
         }
         board.generate(GenKind::Quiet, &mut Push(&mut self.list));
@@ -770,7 +825,7 @@ impl MovePicker {
             if plain && self.config.history {
                 // The generation index is recovered from the key, so ties keep generator order.
                 let index = 255 - self.list[i].key.rem_euclid(256) as usize;
-                self.list[i].key = key(cx.history.butterfly.get(cx.board.side_to_move(), mv), index);
+                self.list[i].key = key(self.history_score(cx, mv), index);
             }
         }
     }

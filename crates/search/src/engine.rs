@@ -23,6 +23,9 @@ pub struct Features {
     pub reverse_futility: bool,
     /// Late-move reductions.
     pub lmr: bool,
+    /// The selective search: razoring, internal iterative reduction, singular extensions,
+    /// late-move, futility and SEE pruning, and the history and improving terms of LMR.
+    pub pruning: bool,
     /// Aspiration windows at the root.
     pub aspiration: bool,
     /// Principal variation search (null windows after the first move).
@@ -46,6 +49,7 @@ impl Features {
         null_move: true,
         reverse_futility: true,
         lmr: true,
+        pruning: true,
         aspiration: true,
         pvs: true,
         check_extension: true,
@@ -63,6 +67,7 @@ impl Features {
         null_move: false,
         reverse_futility: false,
         lmr: false,
+        pruning: false,
         aspiration: false,
         pvs: false,
         check_extension: true,

@@ -21,10 +21,12 @@
 
 mod engine;
 mod limits;
+mod params;
 mod worker;
 
 pub use engine::{Engine, Features, Report, SearchControl, SearchOptions, SearchResult};
 pub use limits::{Limits, TimeBudget};
+pub use params::{Param, ParamError, params, set_param, spsa_config};
 
 use std::time::Duration;
 

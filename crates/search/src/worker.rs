@@ -1,33 +1,47 @@
 //! One search thread: iterative deepening, aspiration windows, PVS, quiescence.
 
-use std::sync::LazyLock;
 use std::sync::atomic::Ordering;
 
 use arrayvec::ArrayVec;
 use cutoff_board::{Board, Move, PieceType, SEE_VALUES};
 use cutoff_eval::PawnCache;
-use cutoff_ordering::{Histories, Killers, MovePicker, OrderCtx};
+use cutoff_ordering::{Histories, Killers, MovePicker, OrderCtx, PieceTo};
 use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY};
 
 use crate::engine::{Report, Shared};
+use crate::params::*;
 use crate::{IterationInfo, MAX_PLY, Stats};
-
-/// The safety margin of delta pruning in quiescence search.
-const DELTA_MARGIN: i32 = 200;
 
 /// A score above every real score.
 pub(crate) const INFINITY: i32 = MATE + 1;
 
-/// Late-move reduction table, `[depth][move number]`, both capped at 63.
-static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
-    let mut t = [[0; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
-        }
-    }
-    t
-});
+/// The kind of node [`Worker::search`] is at, known at compile time.
+trait NodeType {
+    /// A principal-variation node (searched with an open window).
+    const PV: bool;
+    /// The root.
+    const ROOT: bool;
+}
+
+/// The root: moves come from the root-move list, results go into it.
+struct Root;
+/// A node on the principal variation.
+struct Pv;
+/// A node searched with a null window (expected to fail high or low).
+struct NonPv;
+
+impl NodeType for Root {
+    const PV: bool = true;
+    const ROOT: bool = true;
+}
+impl NodeType for Pv {
+    const PV: bool = true;
+    const ROOT: bool = false;
+}
+impl NodeType for NonPv {
+    const PV: bool = false;
+    const ROOT: bool = false;
+}
 
 /// Whether a stored score with `bound` settles the window (`alpha`, `beta`) by itself.
 #[inline(always)]
@@ -39,11 +53,64 @@ fn bound_cuts(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
     }
 }
 
+/// One ply of the search stack: what the node at that ply knows, read by its descendants a
+/// few plies later. Indexed through [`Worker::at`] and [`Worker::back`], which keep
+/// [`STACK_OFFSET`] empty entries below ply 0 so that "n plies back" needs no bounds test.
 #[derive(Clone, Copy, Default)]
-struct Frame {
-    /// The move made from this ply (None for a null move or before any move).
+struct StackEntry {
+    /// The move made from this ply (`None` for a null move or before any move).
     mv: Option<Move>,
+    /// The piece and target of that move, the key of continuation history.
+    moved: Option<PieceTo>,
+    /// Whether the move made from this ply was a null move.
     null: bool,
+    /// The static evaluation at this ply (`None` in check or not yet known).
+    static_eval: Option<i32>,
+    /// The move a singular-extension verification search leaves out.
+    excluded: Option<Move>,
+}
+
+/// Empty stack entries below ply 0.
+const STACK_OFFSET: usize = 4;
+
+/// How the soft time limit stretches or shrinks after each iteration: longer while the best
+/// move keeps changing, when the score drops, and when the best move took a small share of the
+/// nodes (the alternatives needed work to refute); shorter when all three say the choice is
+/// settled.
+#[derive(Default)]
+struct SoftTime {
+    best: Option<Move>,
+    /// Iterations in a row with the same best move.
+    stable: usize,
+    /// The score of the previous iteration.
+    score: Option<i32>,
+}
+
+impl SoftTime {
+    /// Takes an iteration's best move, score and the best move's share of the nodes, and
+    /// returns the factor for the soft limit.
+    fn update(&mut self, best: Move, score: i32, node_share: f64) -> f64 {
+        if self.best == Some(best) {
+            self.stable += 1;
+        } else {
+            self.stable = 0;
+            self.best = Some(best);
+        }
+        let stability = TM_STABILITY[self.stable.min(TM_STABILITY.len() - 1)];
+        let drop = self.score.map_or(0, |prev| (prev - score).max(0));
+        self.score = Some(score);
+        let falling =
+            1.0 + (f64::from(drop.min(TM_SCORE_DROP_CAP)) / f64::from(TM_SCORE_DROP_CAP)) * TM_SCORE_DROP_WEIGHT;
+        let effort = (TM_NODE_SHARE_BASE - node_share) * TM_NODE_SHARE_SCALE;
+        stability * falling * effort
+    }
+}
+
+/// The moves a node tried before the one that cut off, by kind (for the history malus).
+#[derive(Clone, Copy)]
+struct Tried<'a> {
+    quiets: &'a [Move],
+    noisy: &'a [Move],
 }
 
 /// A root move with the score of its latest search.
@@ -54,6 +121,8 @@ pub(crate) struct RootMove {
     pub pv: ArrayVec<Move, MAX_PLY>,
     pub seldepth: usize,
     pub bound: Option<Bound>,
+    /// Nodes spent on this move's subtrees in this search (all iterations).
+    pub nodes: u64,
 }
 
 /// Per-thread state, kept between searches (histories survive until `ucinewgame`).
@@ -65,8 +134,10 @@ pub(crate) struct Worker {
     /// Keys of the game before the root, then of the current search path.
     keys: Vec<u64>,
     root_index: usize,
+    /// The MultiPV line being searched: the root searches `root_moves[pv_index..]`.
+    pv_index: usize,
     pv: Vec<ArrayVec<Move, MAX_PLY>>,
-    frames: Vec<Frame>,
+    stack: Vec<StackEntry>,
     pub nodes: u64,
     seldepth: usize,
     pub stats: Stats,
@@ -86,8 +157,9 @@ impl Worker {
             pawns: PawnCache::new(1 << 14),
             keys: Vec::with_capacity(1024),
             root_index: 0,
+            pv_index: 0,
             pv: vec![ArrayVec::new(); MAX_PLY + 2],
-            frames: vec![Frame::default(); MAX_PLY + 2],
+            stack: vec![StackEntry::default(); MAX_PLY + 2 + STACK_OFFSET],
             nodes: 0,
             seldepth: 0,
             stats: Stats::default(),
@@ -121,7 +193,7 @@ impl Worker {
         self.completed_depth = 0;
         self.root_moves = root_moves
             .iter()
-            .map(|&mv| RootMove { mv, score: -INFINITY, pv: ArrayVec::new(), seldepth: 0, bound: None })
+            .map(|&mv| RootMove { mv, score: -INFINITY, pv: ArrayVec::new(), seldepth: 0, bound: None, nodes: 0 })
             .collect();
         self.killers.clear();
 
@@ -131,6 +203,7 @@ impl Worker {
 
         // Helper threads start one ply deeper half of the time, to spread out over the tree.
         let first = if self.id % 2 == 1 { 2.min(max_depth) } else { 1 };
+        let mut time = SoftTime::default();
         for depth in first..=max_depth {
             for rm in &mut self.root_moves {
                 rm.score = -INFINITY;
@@ -165,9 +238,11 @@ impl Worker {
             {
                 break;
             }
+            let best_nodes = self.root_moves[0].nodes;
+            let scale = time.update(self.root_moves[0].mv, best, best_nodes as f64 / self.nodes.max(1) as f64);
             if let Some(budget) = sh.budget
                 && let Some(elapsed) = sh.clock_elapsed()
-                && elapsed >= budget.soft
+                && elapsed >= budget.soft.mul_f64(scale).min(budget.hard)
             {
                 break;
             }
@@ -179,14 +254,17 @@ impl Worker {
     }
 
     fn aspiration(&mut self, sh: &Shared, board: &Board, depth: i32, pv_index: usize, prev: i32) -> i32 {
-        let mut delta = 20;
-        let (mut alpha, mut beta) = if sh.features.aspiration && depth >= 4 && prev.abs() < MATE_IN_MAX_PLY {
-            ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
-        } else {
-            (-INFINITY, INFINITY)
-        };
+        let mut delta = ASPIRATION_DELTA.get();
+        let (mut alpha, mut beta) =
+            if sh.features.aspiration && depth >= ASPIRATION_MIN_DEPTH.get() && prev.abs() < MATE_IN_MAX_PLY {
+                ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
+            } else {
+                (-INFINITY, INFINITY)
+            };
         loop {
-            let score = self.root(sh, board, depth, pv_index, alpha, beta);
+            self.pv_index = pv_index;
+            *self.at(0) = StackEntry::default();
+            let score = self.search::<Root>(sh, board, depth, 0, alpha, beta);
             if self.stopped {
                 return score;
             }
@@ -212,70 +290,47 @@ impl Worker {
         }
     }
 
-    /// The root node: searches `root_moves[pv_index..]` in their current order.
-    fn root(&mut self, sh: &Shared, board: &Board, depth: i32, pv_index: usize, mut alpha: i32, beta: i32) -> i32 {
-        let mut best = -INFINITY;
+    /// The stack entry of `ply`.
+    #[inline(always)]
+    fn at(&mut self, ply: usize) -> &mut StackEntry {
+        &mut self.stack[ply + STACK_OFFSET]
+    }
+
+    /// The stack entry `n` plies before `ply` (`n <= STACK_OFFSET`; empty before the root).
+    #[inline(always)]
+    fn back(&self, ply: usize, n: usize) -> &StackEntry {
+        &self.stack[ply + STACK_OFFSET - n]
+    }
+
+    /// Plays `mv` from the node at `ply`: records it on the stack and the key path, and
+    /// returns the child position. Every move of the search is played here and taken back
+    /// with [`Worker::unplay`].
+    #[inline(always)]
+    fn play(&mut self, board: &Board, mv: Move, ply: usize) -> Board {
+        let entry = self.at(ply);
+        entry.mv = Some(mv);
+        entry.moved = PieceTo::of(board, mv);
+        entry.null = false;
         self.keys.push(board.key());
-        self.frames[0] = Frame::default();
-        for i in pv_index..self.root_moves.len() {
-            let mv = self.root_moves[i].mv;
-            if self.is_main()
-                && let Some(elapsed) = sh.elapsed_since_start()
-                && elapsed.as_millis() >= 3000
-            {
-                (sh.report)(Report::CurrMove { depth: depth as u32, mv, number: i + 1 });
-            }
-            let mut child = *board;
-            child.play_unchecked(mv);
-            self.frames[0].mv = Some(mv);
-            let score = if i == pv_index {
-                -self.negamax::<true>(sh, &child, depth - 1, 1, -beta, -alpha)
-            } else {
-                let mut s = -self.negamax::<false>(sh, &child, depth - 1, 1, -alpha - 1, -alpha);
-                if s > alpha && s < beta {
-                    s = -self.negamax::<true>(sh, &child, depth - 1, 1, -beta, -alpha);
-                }
-                s
-            };
-            if self.stopped {
-                break;
-            }
-            let rm = &mut self.root_moves[i];
-            if i == pv_index || score > alpha {
-                self.has_result = true;
-                rm.score = score;
-                rm.seldepth = self.seldepth;
-                rm.bound = if score >= beta {
-                    Some(Bound::Lower)
-                } else if score <= alpha {
-                    Some(Bound::Upper)
-                } else {
-                    None
-                };
-                rm.pv.clear();
-                rm.pv.push(mv);
-                let child_pv = self.pv[1].clone();
-                rm.pv.try_extend_from_slice(&child_pv[..child_pv.len().min(MAX_PLY - 1)]).ok();
-            } else {
-                rm.score = -INFINITY;
-            }
-            if score > best {
-                best = score;
-            }
-            if score > alpha {
-                alpha = score;
-                // Keep the new best move first so an interrupted iteration still reports it.
-                if i != pv_index {
-                    let moved = self.root_moves.remove(i);
-                    self.root_moves.insert(pv_index, moved);
-                }
-                if score >= beta {
-                    break;
-                }
-            }
-        }
+        let mut child = *board;
+        child.play_unchecked(mv);
+        child
+    }
+
+    /// [`Worker::play`] for a null move (`child` is `board.null_move()`).
+    #[inline(always)]
+    fn play_null(&mut self, board: &Board, ply: usize) {
+        let entry = self.at(ply);
+        entry.mv = None;
+        entry.moved = None;
+        entry.null = true;
+        self.keys.push(board.key());
+    }
+
+    /// Takes back the last [`Worker::play`] or [`Worker::play_null`].
+    #[inline(always)]
+    fn unplay(&mut self) {
         self.keys.pop();
-        best
     }
 
     /// Checks the stop flag (every node) and the limits (every 1024 nodes, main thread).
@@ -345,8 +400,9 @@ impl Worker {
         cutoff_eval::evaluate_cached(board, &mut self.pawns)
     }
 
+    /// The alpha-beta search of one node: the root, a PV node or a null-window node (`N`).
     #[allow(clippy::too_many_lines)]
-    fn negamax<const PV: bool>(
+    fn search<N: NodeType>(
         &mut self,
         sh: &Shared,
         board: &Board,
@@ -357,76 +413,116 @@ impl Worker {
     ) -> i32 {
         self.pv[ply].clear();
         let in_check = board.in_check();
-        if in_check && sh.features.check_extension {
+        if in_check && sh.features.check_extension && !N::ROOT {
             depth += 1;
         }
         if depth <= 0 {
-            let last_to = if ply > 0 { self.frames[ply - 1].mv.map(|m| m.to()) } else { None };
-            return self.qsearch::<PV>(sh, board, ply, alpha, beta, last_to);
+            let last_to = self.back(ply, 1).mv.map(|m| m.to());
+            return self.qsearch::<N>(sh, board, ply, alpha, beta, last_to);
         }
         self.nodes += 1;
         self.stats.nodes += 1;
         if self.check_stop(sh) {
             return 0;
         }
-        if PV {
+        if N::PV {
             self.seldepth = self.seldepth.max(ply + 1);
         }
-        if self.is_draw(board) {
-            return 0;
-        }
-        if ply >= MAX_PLY - 2 {
-            return if in_check { 0 } else { self.evaluate(board) };
+        if !N::ROOT {
+            if self.is_draw(board) {
+                return 0;
+            }
+            if ply >= MAX_PLY - 2 {
+                return if in_check { 0 } else { self.evaluate(board) };
+            }
+            // Mate distance pruning: no line from here beats a mate found closer to the root.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
         }
 
-        // Mate distance pruning: no line from here beats a mate already found closer to the root.
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-
+        let excluded = self.at(ply).excluded;
         let key = board.key();
+        // A verification search (with a move left out) neither reads nor writes the TT score.
         let entry = sh.tt.probe(key, ply);
         let tt_move = entry.and_then(|e| e.mv);
         if let Some(e) = entry {
             self.stats.tt_hits += 1;
-            if !PV && sh.features.tt_cutoffs && e.depth >= depth && bound_cuts(e.bound, e.score, alpha, beta) {
+            if !N::PV
+                && excluded.is_none()
+                && sh.features.tt_cutoffs
+                && e.depth >= depth
+                && bound_cuts(e.bound, e.score, alpha, beta)
+            {
                 return e.score;
             }
         }
 
-        let eval = if in_check {
-            -INFINITY
+        // The static evaluation, and `eval`: the same sharpened by a TT bound when it can be.
+        let static_eval = if in_check {
+            None
         } else if let Some(e) = entry {
-            e.eval
+            Some(e.eval)
         } else {
-            self.evaluate(board)
+            Some(self.evaluate(board))
         };
+        self.at(ply).static_eval = static_eval;
+        let eval = match (static_eval, entry) {
+            (None, _) => -INFINITY,
+            (Some(se), Some(e)) if e.score.abs() < MATE_IN_MAX_PLY && excluded.is_none() => match e.bound {
+                Bound::Lower if e.score > se => e.score,
+                Bound::Upper if e.score < se => e.score,
+                Bound::Exact => e.score,
+                _ => se,
+            },
+            (Some(se), _) => se,
+        };
+        // Improving: the static eval rose since our previous move (two plies back).
+        let improving = match (static_eval, self.back(ply, 2).static_eval) {
+            (Some(now), Some(before)) => now > before,
+            _ => false,
+        };
+        let pruning = sh.features.pruning && excluded.is_none();
 
-        let prev_null = ply > 0 && self.frames[ply - 1].null;
-        if !PV && !in_check && beta.abs() < MATE_IN_MAX_PLY {
+        let us = board.side_to_move();
+        let has_pieces =
+            (board.colored(us) - board.pieces(PieceType::Pawn) - board.pieces(PieceType::King)).is_nonempty();
+        let prev_null = self.back(ply, 1).null;
+        if !N::PV && !in_check && excluded.is_none() && beta.abs() < MATE_IN_MAX_PLY {
             // Reverse futility pruning: far above beta with little depth left.
-            if sh.features.reverse_futility && depth <= 8 && eval - 80 * depth >= beta {
+            if sh.features.reverse_futility
+                && depth <= RFP_MAX_DEPTH.get()
+                && eval - RFP_MARGIN.get() * (depth - i32::from(improving)) >= beta
+            {
                 return eval;
             }
+            // Razoring: far below alpha with little depth left, only captures can help.
+            if pruning && depth <= RAZOR_MAX_DEPTH.get() && eval + RAZOR_MARGIN.get() * depth <= alpha {
+                let last_to = self.back(ply, 1).mv.map(|m| m.to());
+                let score = self.qsearch::<NonPv>(sh, board, ply, alpha, alpha + 1, last_to);
+                if self.stopped {
+                    return 0;
+                }
+                if score <= alpha {
+                    return score;
+                }
+            }
             // Null move pruning: if passing still fails high, a real move surely would.
-            let has_pieces =
-                (board.colored(board.side_to_move()) - board.pieces(PieceType::Pawn) - board.pieces(PieceType::King))
-                    .is_nonempty();
             if sh.features.null_move
-                && depth >= 3
+                && depth >= NMP_MIN_DEPTH.get()
                 && eval >= beta
                 && !prev_null
                 && has_pieces
                 && let Some(null) = board.null_move()
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                self.frames[ply] = Frame { mv: None, null: true };
-                self.keys.push(key);
-                let score = -self.negamax::<false>(sh, &null, depth - 1 - r, ply + 1, -beta, -beta + 1);
-                self.keys.pop();
-                self.frames[ply].null = false;
+                let r = NMP_BASE.get()
+                    + depth / NMP_DEPTH_DIVISOR.get()
+                    + ((eval - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_EVAL_MAX.get());
+                self.play_null(board, ply);
+                let score = -self.search::<NonPv>(sh, &null, depth - 1 - r, ply + 1, -beta, -beta + 1);
+                self.unplay();
                 if self.stopped {
                     return 0;
                 }
@@ -436,31 +532,124 @@ impl Worker {
             }
         }
 
-        let prev = if ply > 0 { self.frames[ply - 1].mv } else { None };
+        // Internal iterative reduction: without a TT move this node was never searched (or its
+        // search failed low), so a shallower search is a cheap way to find a move to try first.
+        if pruning && !N::ROOT && depth >= IIR_MIN_DEPTH.get() && tt_move.is_none() {
+            depth -= 1;
+        }
+
+        // Singular extension: when the TT move is much better than every other move (a search
+        // without it fails low well below its score), search it one ply deeper.
+        let mut singular_extension = 0;
+        if pruning
+            && !N::ROOT
+            && depth >= SE_MIN_DEPTH.get()
+            && let (Some(mv), Some(e)) = (tt_move, entry)
+            && e.depth >= depth - SE_TT_DEPTH_MARGIN.get()
+            && e.bound != Bound::Upper
+            && e.score.abs() < MATE_IN_MAX_PLY
+        {
+            let singular_beta = e.score - SE_BETA_MARGIN.get() * depth;
+            self.at(ply).excluded = Some(mv);
+            let score = self.search::<NonPv>(sh, board, (depth - 1) / 2, ply, singular_beta - 1, singular_beta);
+            self.at(ply).excluded = None;
+            if self.stopped {
+                return 0;
+            }
+            if score < singular_beta {
+                singular_extension = 1;
+            } else if singular_beta >= beta {
+                // Multi-cut: even without the TT move this node fails high.
+                return singular_beta;
+            } else if e.score >= beta {
+                // Another move is about as good: the TT move needs no full-depth search.
+                singular_extension = -1;
+            }
+        }
+
+        let prev = self.back(ply, 1).mv;
         let counter = self.histories.counter.get(board, prev);
         self.killers.clear_ply(ply + 1);
         let killers = self.killers.get(ply);
         let mut picker = MovePicker::main(board, tt_move, killers, counter, sh.ordering);
+        let continuations = [self.back(ply, 1).moved, self.back(ply, 2).moved];
+        picker.set_continuations(continuations);
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut move_count = 0;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
-        self.keys.push(key);
+        let mut noisy_tried: ArrayVec<Move, 32> = ArrayVec::new();
+        let lmp_limit = (LMP_BASE.get() + depth * depth) / (2 - i32::from(improving));
+        // The root takes its moves from the root-move list, in its current order.
+        let mut root_index = self.pv_index;
 
-        while let Some(mv) = self.next_move(&mut picker, board) {
+        loop {
+            let next = if N::ROOT {
+                let mv = self.root_moves.get(root_index).map(|rm| rm.mv);
+                root_index += 1;
+                mv
+            } else {
+                self.next_move(&mut picker, board)
+            };
+            let Some(mv) = next else { break };
+            if excluded == Some(mv) {
+                continue;
+            }
             move_count += 1;
-            let mut child = *board;
-            child.play_unchecked(mv);
-            self.frames[ply] = Frame { mv: Some(mv), null: false };
-            let new_depth = depth - 1;
+            if N::ROOT
+                && self.is_main()
+                && let Some(elapsed) = sh.elapsed_since_start()
+                && elapsed.as_millis() >= 3000
+            {
+                (sh.report)(Report::CurrMove { depth: depth as u32, mv, number: root_index - self.pv_index });
+            }
+            let quiet = mv.is_quiet();
+            let history = if quiet { self.quiet_history(board, mv, continuations) } else { 0 };
+            let base_reduction = lmr_reduction(depth, move_count);
+
+            // Shallow-depth pruning, once some move has a score that is not a mate: moves that
+            // lose material by SEE, and (below) quiet moves that do not give check.
+            let prune = sh.features.pruning && !N::ROOT && best > -MATE_IN_MAX_PLY && has_pieces;
+            let lmr_depth = (depth - 1 - base_reduction).max(0);
+            if prune {
+                let see_losing = if quiet {
+                    lmr_depth <= SEE_MAX_DEPTH.get()
+                        && !board.see_ge(mv, -SEE_QUIET_MARGIN.get() * lmr_depth * lmr_depth)
+                } else {
+                    depth <= SEE_MAX_DEPTH.get() && !board.see_ge(mv, -SEE_NOISY_MARGIN.get() * depth)
+                };
+                if see_losing {
+                    continue;
+                }
+            }
+
+            let extension = if Some(mv) == tt_move { singular_extension } else { 0 };
+            let nodes_before = self.nodes;
+            let child = self.play(board, mv, ply);
+            let new_depth = depth - 1 + extension;
+            if prune && quiet && !in_check && !child.in_check() {
+                // Late-move pruning: enough quiet moves tried; futility pruning: the static
+                // eval is so far below alpha that a quiet move is very unlikely to reach it.
+                let late = move_count as i32 >= lmp_limit;
+                let futile = lmr_depth <= FUTILITY_MAX_DEPTH.get()
+                    && eval + FUTILITY_BASE.get() + FUTILITY_MARGIN.get() * lmr_depth <= alpha;
+                if late || futile {
+                    self.unplay();
+                    continue;
+                }
+            }
 
             let score = if move_count == 1 {
-                -self.negamax::<PV>(sh, &child, new_depth, ply + 1, -beta, -alpha)
+                if N::PV {
+                    -self.search::<Pv>(sh, &child, new_depth, ply + 1, -beta, -alpha)
+                } else {
+                    -self.search::<NonPv>(sh, &child, new_depth, ply + 1, -beta, -alpha)
+                }
             } else {
                 let mut r = 0;
-                if sh.features.lmr && depth >= 3 && mv.is_quiet() && !in_check && !child.in_check() {
-                    r = LMR[depth.min(63) as usize][move_count.min(63)];
-                    if PV {
+                if sh.features.lmr && depth >= 3 && quiet && !in_check && !child.in_check() {
+                    r = base_reduction;
+                    if N::PV {
                         r -= 1;
                     }
                     // Killers and the countermove are reduced less. Decided by the move itself,
@@ -470,28 +659,41 @@ impl Worker {
                     if used_killers.contains(&Some(mv)) || (sh.ordering.countermove && counter == Some(mv)) {
                         r -= 1;
                     }
+                    if sh.features.pruning {
+                        r -= history / LMR_HISTORY_DIVISOR.get();
+                        if !improving {
+                            r += 1;
+                        }
+                    }
                     r = r.clamp(0, new_depth - 1);
                 }
-                if sh.features.pvs {
-                    let mut s = -self.negamax::<false>(sh, &child, new_depth - r, ply + 1, -alpha - 1, -alpha);
+                if sh.features.pvs || !N::PV {
+                    let mut s = -self.search::<NonPv>(sh, &child, new_depth - r, ply + 1, -alpha - 1, -alpha);
                     if s > alpha && r > 0 {
-                        s = -self.negamax::<false>(sh, &child, new_depth, ply + 1, -alpha - 1, -alpha);
+                        s = -self.search::<NonPv>(sh, &child, new_depth, ply + 1, -alpha - 1, -alpha);
                     }
-                    if PV && s > alpha && s < beta {
-                        s = -self.negamax::<true>(sh, &child, new_depth, ply + 1, -beta, -alpha);
+                    if N::PV && s > alpha && s < beta {
+                        s = -self.search::<Pv>(sh, &child, new_depth, ply + 1, -beta, -alpha);
                     }
                     s
                 } else {
-                    let mut s = -self.negamax::<PV>(sh, &child, new_depth - r, ply + 1, -beta, -alpha);
+                    // Plain alpha-beta (the ordering study): every move with the full window.
+                    let mut s = -self.search::<Pv>(sh, &child, new_depth - r, ply + 1, -beta, -alpha);
                     if s > alpha && r > 0 {
-                        s = -self.negamax::<PV>(sh, &child, new_depth, ply + 1, -beta, -alpha);
+                        s = -self.search::<Pv>(sh, &child, new_depth, ply + 1, -beta, -alpha);
                     }
                     s
                 }
             };
+            self.unplay();
+            if N::ROOT {
+                self.root_moves[root_index - 1].nodes += self.nodes - nodes_before;
+            }
             if self.stopped {
-                self.keys.pop();
-                return 0;
+                return if N::ROOT { best } else { 0 };
+            }
+            if N::ROOT {
+                self.record_root_move(root_index - 1, score, alpha, beta);
             }
 
             if score > best {
@@ -499,7 +701,12 @@ impl Worker {
                 if score > alpha {
                     best_move = Some(mv);
                     alpha = score;
-                    if PV {
+                    if N::ROOT && root_index - 1 != self.pv_index {
+                        // Keep the new best move first so an interrupted iteration still reports it.
+                        let moved = self.root_moves.remove(root_index - 1);
+                        self.root_moves.insert(self.pv_index, moved);
+                    }
+                    if N::PV {
                         let (head, tail) = self.pv.split_at_mut(ply + 1);
                         let line = &mut head[ply];
                         line.clear();
@@ -510,32 +717,84 @@ impl Worker {
                     }
                     if score >= beta {
                         self.stats.record_cutoff(move_count, picker.noisy_generated(), picker.quiets_generated());
-                        self.update_histories(sh, board, ply, mv, depth, &quiets_tried, prev);
+                        let tried = Tried { quiets: &quiets_tried, noisy: &noisy_tried };
+                        self.update_histories(sh, board, ply, mv, depth, tried, continuations);
                         break;
                     }
                 }
             }
-            if mv.is_quiet() {
+            if quiet {
                 let _ = quiets_tried.try_push(mv);
+            } else {
+                let _ = noisy_tried.try_push(mv);
             }
         }
-        self.keys.pop();
 
         if move_count == 0 {
-            return if in_check { -MATE + ply as i32 } else { 0 };
+            return if excluded.is_some() {
+                alpha
+            } else if in_check {
+                -MATE + ply as i32
+            } else {
+                0
+            };
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if PV && best_move.is_some() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        sh.tt.store(key, best_move, best, if in_check { 0 } else { eval }, depth, bound, ply, PV);
+        if excluded.is_none() {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if N::PV && best_move.is_some() {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            sh.tt.store(key, best_move, best, static_eval.unwrap_or(0), depth, bound, ply, N::PV);
+        }
         best
     }
 
-    /// The one place where the ordering tables learn: after a beta cutoff by `best`.
+    /// Records the result of the root move at `index`, searched with the window (`alpha`, `beta`)
+    /// of the root: its score, bound and PV when it is the first move or raised alpha;
+    /// otherwise it is only known to be worse than the best move.
+    fn record_root_move(&mut self, index: usize, score: i32, alpha: i32, beta: i32) {
+        let first = index == self.pv_index;
+        let seldepth = self.seldepth;
+        let child_pv = self.pv[1].clone();
+        let rm = &mut self.root_moves[index];
+        if first || score > alpha {
+            self.has_result = true;
+            rm.score = score;
+            rm.seldepth = seldepth;
+            rm.bound = if score >= beta {
+                Some(Bound::Lower)
+            } else if score <= alpha {
+                Some(Bound::Upper)
+            } else {
+                None
+            };
+            rm.pv.clear();
+            rm.pv.push(rm.mv);
+            rm.pv.try_extend_from_slice(&child_pv[..child_pv.len().min(MAX_PLY - 1)]).ok();
+        } else {
+            rm.score = -INFINITY;
+        }
+    }
+
+    /// The history score of a quiet move: butterfly plus continuation history, as the picker
+    /// orders by it.
+    #[inline(always)]
+    fn quiet_history(&self, board: &Board, mv: Move, continuations: [Option<PieceTo>; 2]) -> i32 {
+        let mut score = self.histories.butterfly.get(board.side_to_move(), mv);
+        if let Some(now) = PieceTo::of(board, mv) {
+            for earlier in continuations.into_iter().flatten() {
+                score += self.histories.continuation.get(earlier, now);
+            }
+        }
+        score
+    }
+
+    /// The one place where the ordering tables learn: after a beta cutoff by `best`, a bonus
+    /// for it and a malus for the moves of its kind tried before it (quiets or captures), and
+    /// for the captures tried before a quiet cutoff.
     #[allow(clippy::too_many_arguments, reason = "the node's context, passed explicitly")]
     fn update_histories(
         &mut self,
@@ -544,25 +803,39 @@ impl Worker {
         ply: usize,
         best: Move,
         depth: i32,
-        quiets_tried: &[Move],
-        prev: Option<Move>,
+        tried: Tried,
+        continuations: [Option<PieceTo>; 2],
     ) {
-        if !best.is_quiet() {
-            return;
+        let bonus = history_bonus(depth);
+        let prev = self.back(ply, 1).mv;
+        let h = &mut *self.histories;
+        if best.is_quiet() {
+            if sh.ordering.killers > 0 {
+                self.killers.update(ply, best, sh.ordering.killers as usize);
+            }
+            let color = board.side_to_move();
+            let mut update_quiet = |mv: Move, bonus: i32| {
+                h.butterfly.update(color, mv, bonus);
+                if let Some(now) = PieceTo::of(board, mv) {
+                    for earlier in continuations.into_iter().flatten() {
+                        h.continuation.update(earlier, now, bonus);
+                    }
+                }
+            };
+            update_quiet(best, bonus);
+            for &q in tried.quiets {
+                update_quiet(q, -bonus);
+            }
+            h.counter.set(board, prev, best);
+        } else {
+            h.capture.update(board, best, bonus);
         }
-        if sh.ordering.killers > 0 {
-            self.killers.update(ply, best, sh.ordering.killers as usize);
+        for &n in tried.noisy {
+            h.capture.update(board, n, -bonus);
         }
-        let color = board.side_to_move();
-        let bonus = (depth * depth * 16 + depth * 32).min(1600);
-        self.histories.butterfly.update(color, best, bonus);
-        for &q in quiets_tried {
-            self.histories.butterfly.update(color, q, -bonus);
-        }
-        self.histories.counter.set(board, prev, best);
     }
 
-    fn qsearch<const PV: bool>(
+    fn qsearch<N: NodeType>(
         &mut self,
         sh: &Shared,
         board: &Board,
@@ -578,7 +851,7 @@ impl Worker {
         if self.check_stop(sh) {
             return 0;
         }
-        if PV {
+        if N::PV {
             self.seldepth = self.seldepth.max(ply + 1);
         }
         let in_check = board.in_check();
@@ -592,7 +865,7 @@ impl Worker {
         let key = board.key();
         let entry = sh.tt.probe(key, ply);
         if let Some(e) = entry
-            && !PV
+            && !N::PV
             && sh.features.tt_cutoffs
             && bound_cuts(e.bound, e.score, alpha, beta)
         {
@@ -628,11 +901,11 @@ impl Worker {
                     } else {
                         board.kind_on(mv.to()).unwrap_or(PieceType::Pawn)
                     };
-                    if eval + DELTA_MARGIN + SEE_VALUES[victim as usize] <= alpha {
+                    if eval + DELTA_MARGIN.get() + SEE_VALUES[victim as usize] <= alpha {
                         continue;
                     }
                     // Far below alpha, an even trade cannot help either: only captures that win.
-                    if eval + DELTA_MARGIN <= alpha && !board.see_ge(mv, 1) {
+                    if eval + DELTA_MARGIN.get() <= alpha && !board.see_ge(mv, 1) {
                         continue;
                     }
                 }
@@ -641,8 +914,7 @@ impl Worker {
                     continue;
                 }
             }
-            let mut child = *board;
-            child.play_unchecked(mv);
+            let child = self.play(board, mv, ply);
             tried += 1;
             // After two captures, only recaptures, promotions and checks are worth a look.
             if !in_check
@@ -652,9 +924,11 @@ impl Worker {
                 && mv.promotion().is_none()
                 && !child.in_check()
             {
+                self.unplay();
                 continue;
             }
-            let score = -self.qsearch::<PV>(sh, &child, ply + 1, -beta, -alpha, Some(mv.to()));
+            let score = -self.qsearch::<N>(sh, &child, ply + 1, -beta, -alpha, Some(mv.to()));
+            self.unplay();
             if self.stopped {
                 return 0;
             }
@@ -670,7 +944,7 @@ impl Worker {
             }
         }
         let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
-        sh.tt.store(key, best_move, best, eval, 0, bound, ply, PV);
+        sh.tt.store(key, best_move, best, eval, 0, bound, ply, N::PV);
         best
     }
 

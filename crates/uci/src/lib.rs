@@ -162,6 +162,12 @@ impl Uci {
                 for opt in OPTIONS {
                     self.out.line(&opt.uci_line());
                 }
+                if cfg!(feature = "tune") {
+                    for p in cutoff_search::params() {
+                        let (name, default, min, max) = (p.name, p.default, p.min, p.max);
+                        self.out.line(&format!("option name {name} type spin default {default} min {min} max {max}"));
+                    }
+                }
                 self.out.line("uciok");
             }
             "isready" => self.out.line("readyok"),
@@ -188,6 +194,11 @@ impl Uci {
                 }
                 self.out.line(&format!("Key: {:016X}", self.board.key()));
                 self.out.line(&format!("Checkers: {}", squares(self.board.checkers())));
+            }
+            "spsa" => {
+                for l in cutoff_search::spsa_config().lines() {
+                    self.out.line(l);
+                }
             }
             "eval" => {
                 for l in cutoff_eval::trace(&self.board).to_string().lines() {
@@ -351,6 +362,31 @@ impl Uci {
         log::info!("perft {depth}: {total} nodes in {:?}", start.elapsed());
     }
 
+    /// `setoption` for a search parameter (a `tune` build).
+    fn set_search_param(&mut self, name: &str, value: Option<&str>) {
+        if self.searching() {
+            self.info(&format!("setoption: cannot change '{}' while searching", truncate(name)));
+            return;
+        }
+        let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) else {
+            self.info(&format!("setoption: '{}' needs a value", truncate(name)));
+            return;
+        };
+        // SPSA tuners may send fractional values: round them.
+        let parsed = value
+            .parse::<i64>()
+            .ok()
+            .or_else(|| value.parse::<f64>().ok().filter(|v| v.is_finite()).map(|v| v.round() as i64));
+        match parsed {
+            None => self.info(&format!("setoption: '{}' needs a number, got '{}'", truncate(name), truncate(value))),
+            Some(v) => {
+                if let Err(e) = cutoff_search::set_param(name, v) {
+                    self.info(&format!("setoption: {e}; unchanged"));
+                }
+            }
+        }
+    }
+
     fn setoption(&mut self, args: &[&str]) {
         if args.first() != Some(&"name") {
             self.info("setoption: expected 'setoption name <name> [value <value>]'");
@@ -360,7 +396,11 @@ impl Uci {
         let name = args[1..value_at.unwrap_or(args.len())].join(" ");
         let value = value_at.map(|i| args[i + 1..].join(" "));
         let Some(opt) = OPTIONS.iter().find(|o| o.name().eq_ignore_ascii_case(&name)) else {
-            self.info(&format!("setoption: unknown option '{}'", truncate(&name)));
+            if cfg!(feature = "tune") && cutoff_search::params().iter().any(|p| p.name.eq_ignore_ascii_case(&name)) {
+                self.set_search_param(&name, value.as_deref());
+            } else {
+                self.info(&format!("setoption: unknown option '{}'", truncate(&name)));
+            }
             return;
         };
         if self.searching() {

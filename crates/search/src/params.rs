@@ -1,0 +1,313 @@
+//! Every search constant, named in one place: margins, limits, the reduction formula and the
+//! history bonus. Depths are in plies, scores in centipawns.
+//!
+//! Each is a [`Param`] with a default and a tuning range. In a normal build a parameter is a
+//! constant (`get` folds to its default). Built with the `tune` feature, each becomes a UCI
+//! option (`setoption name RFP_MARGIN value 90`), and [`spsa_config`] prints them in the input
+//! format of OpenBench's SPSA tuner, so that many machines can tune them together.
+//!
+//! The time-management factors at the end are plain constants: they only matter in timed
+//! games, so they are tuned by matches, not SPSA on fixed nodes.
+
+#[cfg(feature = "tune")]
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// A tunable search parameter: an integer with a default and a range.
+///
+/// ```
+/// let rfp = cutoff_search::params().iter().find(|p| p.name == "RFP_MARGIN").unwrap();
+/// assert!(rfp.min <= rfp.default && rfp.default <= rfp.max);
+/// assert_eq!(rfp.get(), rfp.default); // unless set in a `tune` build
+/// ```
+#[derive(Debug)]
+pub struct Param {
+    /// The name, as the UCI option and in the SPSA configuration.
+    pub name: &'static str,
+    /// The value of normal builds.
+    pub default: i32,
+    /// The smallest value a tuner may try.
+    pub min: i32,
+    /// The largest value a tuner may try.
+    pub max: i32,
+    /// SPSA's final perturbation size (`c_end`), about a tenth of the range.
+    pub step: f64,
+    #[cfg(feature = "tune")]
+    value: AtomicI32,
+}
+
+impl Param {
+    const fn new(name: &'static str, default: i32, min: i32, max: i32, step: f64) -> Param {
+        Param {
+            name,
+            default,
+            min,
+            max,
+            step,
+            #[cfg(feature = "tune")]
+            value: AtomicI32::new(default),
+        }
+    }
+
+    /// The current value: the default, or in a `tune` build the value last set.
+    #[inline(always)]
+    pub fn get(&self) -> i32 {
+        #[cfg(feature = "tune")]
+        return self.value.load(Ordering::Relaxed);
+        #[cfg(not(feature = "tune"))]
+        self.default
+    }
+
+    /// Sets the value (only in a `tune` build; elsewhere parameters are constants).
+    #[cfg(feature = "tune")]
+    fn set(&self, value: i32) {
+        self.value.store(value, Ordering::Relaxed);
+    }
+}
+
+/// Why [`set_param`] refused a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamError {
+    /// No parameter has this name.
+    Unknown(String),
+    /// The value is outside the parameter's range.
+    OutOfRange {
+        /// The parameter.
+        name: &'static str,
+        /// The value given.
+        value: i64,
+        /// The smallest allowed value.
+        min: i32,
+        /// The largest allowed value.
+        max: i32,
+    },
+    /// This build has fixed parameters (built without the `tune` feature).
+    Fixed,
+}
+
+impl std::fmt::Display for ParamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamError::Unknown(name) => write!(f, "no search parameter named '{name}'"),
+            ParamError::OutOfRange { name, value, min, max } => {
+                write!(f, "'{name}' must be from {min} to {max}, got {value}")
+            }
+            ParamError::Fixed => write!(f, "search parameters are fixed in this build (build with --features tune)"),
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+macro_rules! params {
+    ($($(#[doc = $doc:literal])* $name:ident = $default:expr, $min:expr, $max:expr, $step:expr;)*) => {
+        $(
+            $(#[doc = $doc])*
+            pub(crate) static $name: Param = Param::new(stringify!($name), $default, $min, $max, $step);
+        )*
+        /// Every tunable parameter, in declaration order.
+        static ALL: &[&Param] = &[$(&$name),*];
+    };
+}
+
+params! {
+    /// Aspiration windows: the first half-width around the previous score.
+    ASPIRATION_DELTA = 20, 5, 60, 3.0;
+    /// Aspiration windows: the first depth searched with a window.
+    ASPIRATION_MIN_DEPTH = 4, 2, 8, 0.5;
+
+    /// Late-move reductions: `(LMR_BASE + ln(depth) · ln(move number) · 100 / LMR_DIVISOR) / 100`.
+    LMR_BASE = 75, 0, 200, 10.0;
+    /// Late-move reductions: see [`LMR_BASE`] (hundredths).
+    LMR_DIVISOR = 225, 150, 350, 10.0;
+    /// Late-move reductions: one ply less per this much history score (butterfly + continuation).
+    LMR_HISTORY_DIVISOR = 8192, 2048, 16384, 500.0;
+
+    /// Reverse futility pruning: the deepest node it applies to.
+    RFP_MAX_DEPTH = 8, 4, 12, 0.5;
+    /// Reverse futility pruning: the margin per ply of depth.
+    RFP_MARGIN = 80, 40, 150, 6.0;
+
+    /// Razoring: the deepest node it applies to.
+    RAZOR_MAX_DEPTH = 3, 1, 5, 0.5;
+    /// Razoring: the margin per ply of depth below alpha that drops into quiescence.
+    RAZOR_MARGIN = 250, 100, 500, 20.0;
+
+    /// Null-move pruning: the shallowest node it applies to.
+    NMP_MIN_DEPTH = 3, 2, 5, 0.5;
+    /// Null-move pruning: the reduction is `NMP_BASE + depth / NMP_DEPTH_DIVISOR` plus up to
+    /// `NMP_EVAL_MAX` more by how far the static eval is above beta (per `NMP_EVAL_DIVISOR`).
+    NMP_BASE = 3, 2, 5, 0.5;
+    /// Null-move pruning: see [`NMP_BASE`].
+    NMP_DEPTH_DIVISOR = 4, 2, 6, 0.5;
+    /// Null-move pruning: see [`NMP_BASE`].
+    NMP_EVAL_DIVISOR = 200, 100, 400, 20.0;
+    /// Null-move pruning: see [`NMP_BASE`].
+    NMP_EVAL_MAX = 3, 1, 5, 0.5;
+
+    /// Internal iterative reduction: the shallowest node without a TT move that is reduced.
+    IIR_MIN_DEPTH = 4, 2, 8, 0.5;
+
+    /// Late-move pruning: quiet moves after `(LMP_BASE + depth²) / (2 - improving)` are skipped.
+    LMP_BASE = 3, 1, 8, 0.5;
+
+    /// Futility pruning of quiet moves: the deepest (reduced) depth it applies to.
+    FUTILITY_MAX_DEPTH = 8, 4, 12, 0.5;
+    /// Futility pruning: quiets are skipped when `eval + FUTILITY_BASE + FUTILITY_MARGIN · depth <= alpha`.
+    FUTILITY_BASE = 100, 0, 250, 10.0;
+    /// Futility pruning: see [`FUTILITY_BASE`].
+    FUTILITY_MARGIN = 120, 50, 200, 8.0;
+
+    /// SEE pruning of quiet moves: skipped when SEE is below `-SEE_QUIET_MARGIN · depth²`.
+    SEE_QUIET_MARGIN = 25, 5, 60, 3.0;
+    /// SEE pruning of noisy moves: skipped when SEE is below `-SEE_NOISY_MARGIN · depth`.
+    SEE_NOISY_MARGIN = 100, 40, 200, 8.0;
+    /// SEE pruning: the deepest (reduced, for quiets) depth it applies to.
+    SEE_MAX_DEPTH = 8, 4, 12, 0.5;
+
+    /// Singular extensions: the shallowest node that tries one.
+    SE_MIN_DEPTH = 7, 4, 10, 0.5;
+    /// Singular extensions: the TT entry must be at most this much shallower than the node.
+    SE_TT_DEPTH_MARGIN = 3, 1, 5, 0.5;
+    /// Singular extensions: the verification bound is the TT score minus this much per ply.
+    SE_BETA_MARGIN = 2, 1, 5, 0.5;
+
+    /// Quiescence: the safety margin of delta pruning.
+    DELTA_MARGIN = 200, 50, 400, 15.0;
+
+    /// History bonus after a cutoff: `min(HISTORY_BONUS_QUADRATIC · d² + HISTORY_BONUS_LINEAR · d, HISTORY_BONUS_MAX)`.
+    HISTORY_BONUS_QUADRATIC = 16, 4, 32, 2.0;
+    /// History bonus: see [`HISTORY_BONUS_QUADRATIC`].
+    HISTORY_BONUS_LINEAR = 32, 0, 128, 8.0;
+    /// History bonus: see [`HISTORY_BONUS_QUADRATIC`].
+    HISTORY_BONUS_MAX = 1600, 800, 3200, 100.0;
+}
+
+/// The history bonus (and malus) for a cutoff at `depth`.
+pub(crate) fn history_bonus(depth: i32) -> i32 {
+    (HISTORY_BONUS_QUADRATIC.get() * depth * depth + HISTORY_BONUS_LINEAR.get() * depth).min(HISTORY_BONUS_MAX.get())
+}
+
+/// The late-move reduction of move number `moves` (1-based) at `depth`, before adjustments.
+#[inline(always)]
+pub(crate) fn lmr_reduction(depth: i32, moves: usize) -> i32 {
+    #[cfg(not(feature = "tune"))]
+    {
+        static TABLE: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
+            let mut t = [[0; 64]; 64];
+            for (d, row) in t.iter_mut().enumerate() {
+                for (m, r) in row.iter_mut().enumerate() {
+                    *r = lmr_formula(d as i32, m);
+                }
+            }
+            t
+        });
+        TABLE[depth.clamp(0, 63) as usize][moves.min(63)]
+    }
+    #[cfg(feature = "tune")]
+    lmr_formula(depth.clamp(0, 63), moves.min(63))
+}
+
+fn lmr_formula(depth: i32, moves: usize) -> i32 {
+    if depth < 1 || moves < 1 {
+        return 0;
+    }
+    let product = f64::from(depth).ln() * (moves as f64).ln();
+    ((f64::from(LMR_BASE.get()) + product * 100.0 * 100.0 / f64::from(LMR_DIVISOR.get())) / 100.0) as i32
+}
+
+/// Every search parameter, in declaration order.
+///
+/// ```
+/// let names: Vec<_> = cutoff_search::params().iter().map(|p| p.name).collect();
+/// assert!(names.contains(&"LMP_BASE"));
+/// ```
+pub fn params() -> &'static [&'static Param] {
+    ALL
+}
+
+/// Sets a search parameter by name (a `tune` build; other builds answer [`ParamError::Fixed`]).
+///
+/// ```
+/// use cutoff_search::{ParamError, set_param};
+/// assert!(matches!(set_param("NO_SUCH_THING", 1), Err(ParamError::Unknown(_))));
+/// ```
+pub fn set_param(name: &str, value: i64) -> Result<(), ParamError> {
+    let param =
+        ALL.iter().find(|p| p.name.eq_ignore_ascii_case(name)).ok_or_else(|| ParamError::Unknown(name.to_owned()))?;
+    if value < i64::from(param.min) || value > i64::from(param.max) {
+        return Err(ParamError::OutOfRange { name: param.name, value, min: param.min, max: param.max });
+    }
+    #[cfg(feature = "tune")]
+    {
+        param.set(value as i32);
+        Ok(())
+    }
+    #[cfg(not(feature = "tune"))]
+    Err(ParamError::Fixed)
+}
+
+/// The parameters in the input format of OpenBench's SPSA tuner, one a line:
+/// `NAME, int, default, min, max, c_end, r_end`.
+///
+/// ```
+/// let config = cutoff_search::spsa_config();
+/// assert!(config.lines().any(|l| l.starts_with("RFP_MARGIN, int, ")));
+/// ```
+pub fn spsa_config() -> String {
+    let mut out = String::new();
+    for p in ALL {
+        out.push_str(&format!("{}, int, {}, {}, {}, {}, 0.002\n", p.name, p.default, p.min, p.max, p.step));
+    }
+    out
+}
+
+/// Time management: the soft-limit factor by how many iterations in a row had the same best
+/// move (0, 1, 2, ... more).
+pub(crate) const TM_STABILITY: [f64; 5] = [2.0, 1.3, 1.0, 0.85, 0.75];
+/// Time management: a score drop of this much (or more) since the previous iteration...
+pub(crate) const TM_SCORE_DROP_CAP: i32 = 100;
+/// ...stretches the soft limit by this fraction.
+pub(crate) const TM_SCORE_DROP_WEIGHT: f64 = 0.5;
+/// Time management: the soft limit scales by `(TM_NODE_SHARE_BASE - share) · TM_NODE_SHARE_SCALE`,
+/// where `share` is the best move's fraction of the nodes searched.
+pub(crate) const TM_NODE_SHARE_BASE: f64 = 1.5;
+/// Time management: see [`TM_NODE_SHARE_BASE`].
+pub(crate) const TM_NODE_SHARE_SCALE: f64 = 1.35;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_lie_in_their_ranges_and_names_are_unique() {
+        let mut names = std::collections::HashSet::new();
+        for p in ALL {
+            assert!(p.min <= p.default && p.default <= p.max, "{}", p.name);
+            assert!(p.step > 0.0, "{}", p.name);
+            assert!(names.insert(p.name), "{} twice", p.name);
+        }
+    }
+
+    #[test]
+    fn the_reduction_table_matches_the_formula() {
+        assert_eq!(lmr_reduction(1, 1), 0);
+        assert_eq!(lmr_reduction(0, 10), 0);
+        // 0.75 + ln 10 · ln 20 / 2.25 = 3.82...
+        assert_eq!(lmr_reduction(10, 20), 3);
+        assert_eq!(lmr_reduction(200, 500), lmr_reduction(63, 63));
+    }
+
+    #[test]
+    fn spsa_lines_have_seven_fields() {
+        let config = spsa_config();
+        assert_eq!(config.lines().count(), ALL.len());
+        assert!(config.lines().all(|l| l.split(", ").count() == 7));
+    }
+
+    #[test]
+    fn setting_checks_name_and_range() {
+        assert_eq!(set_param("nope", 1), Err(ParamError::Unknown("nope".into())));
+        let err = set_param("RFP_MARGIN", 10_000).unwrap_err();
+        assert!(matches!(err, ParamError::OutOfRange { name: "RFP_MARGIN", .. }));
+    }
+}
