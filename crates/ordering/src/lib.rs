@@ -11,4 +11,4 @@ pub use history::{
 };
 pub use killers::{KILLER_PLIES, Killers, MAX_KILLERS};
 pub use mvv_lva::{MVV_LVA, QUEEN_PROMOTION_BONUS, mvv_lva};
-pub use picker::{MovePicker, OrderCtx, OrderingConfig, Stage};
+pub use picker::{MovePicker, OrderingConfig, Stage};

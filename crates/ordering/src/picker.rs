@@ -10,14 +10,13 @@ use crate::{Histories, MAX_KILLERS, PieceTo, mvv_lva};
 ///
 /// ```
 /// use cutoff_board::Board;
-/// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig};
+/// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
 /// assert_eq!(OrderingConfig::default(), OrderingConfig::FULL);
 /// // Switch one heuristic off to measure it: here, MVV-LVA.
 /// let no_mvv_lva = OrderingConfig { mvv_lva: false, ..OrderingConfig::FULL };
 /// let board = Board::from_fen("4k3/8/8/3q4/4P3/1p6/2P5/4K3 w - - 0 1", false).unwrap();
 /// let history = Histories::boxed();
-/// let cx = OrderCtx { board: &board, history: &history };
-/// let first = |config| MovePicker::main(&board, None, [None; 3], None, config).next(&cx).unwrap();
+/// let first = |config| MovePicker::main(&board, None, [None; 3], None, config).next(&history).unwrap();
 /// assert_eq!(first(OrderingConfig::FULL).to_string(), "e4d5"); // the queen first
 /// assert_eq!(first(no_mvv_lva).to_string(), "c2b3"); // generator order
 /// ```
@@ -86,14 +85,13 @@ impl OrderingConfig {
     ///
     /// ```
     /// use cutoff_board::Board;
-    /// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig};
+    /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
     /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     /// let board = Board::from_fen(kiwipete, false).unwrap();
     /// let history = Histories::boxed();
-    /// let cx = OrderCtx { board: &board, history: &history };
     /// let tt = board.parse_uci("a2a3").ok(); // ignored: `tt_move` is off
     /// let mut picker = MovePicker::main(&board, tt, [None; 3], None, OrderingConfig::NONE);
-    /// let order: Vec<_> = std::iter::from_fn(|| picker.next(&cx)).collect();
+    /// let order: Vec<_> = std::iter::from_fn(|| picker.next(&history)).collect();
     /// assert_eq!(order, board.legal_moves().to_vec());
     /// ```
     pub const NONE: OrderingConfig = OrderingConfig {
@@ -122,16 +120,15 @@ impl Default for OrderingConfig {
 ///
 /// ```
 /// use cutoff_board::Board;
-/// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig, Stage};
+/// use cutoff_ordering::{Histories, MovePicker, OrderingConfig, Stage};
 /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 /// let board = Board::from_fen(kiwipete, false).unwrap();
 /// let history = Histories::boxed();
-/// let cx = OrderCtx { board: &board, history: &history };
 /// let tt = board.parse_san("O-O").ok();
 /// let killer = board.parse_uci("a2a3").ok();
 /// let mut picker = MovePicker::main(&board, tt, [killer, None, None], None, OrderingConfig::FULL);
 /// let (mut stages, mut losing) = (Vec::new(), Vec::new());
-/// while let Some(mv) = picker.next(&cx) {
+/// while let Some(mv) = picker.next(&history) {
 ///     if stages.last() != Some(&picker.last_stage()) {
 ///         stages.push(picker.last_stage());
 ///     }
@@ -179,29 +176,6 @@ pub enum Stage {
     Done,
 }
 
-/// What the picker reads while it runs; borrowed anew at each [`MovePicker::next`] call so
-/// the picker holds no reference into the search.
-///
-/// ```
-/// use cutoff_board::{Board, Color};
-/// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig};
-/// let board = Board::default();
-/// let mut history = Histories::boxed();
-/// let mut picker = MovePicker::main(&board, None, [None; 3], None, OrderingConfig::FULL);
-/// // The picker keeps no borrow, so the search may update the tables between moves...
-/// history.butterfly.update(Color::White, board.parse_uci("b2b3").unwrap(), 800);
-/// // ...and the quiet moves are scored with the tables as they are when generated.
-/// let first = picker.next(&OrderCtx { board: &board, history: &history }).unwrap();
-/// assert_eq!(first.to_string(), "b2b3");
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct OrderCtx<'a> {
-    /// The position the picker was made for.
-    pub board: &'a Board,
-    /// The history tables (read only).
-    pub history: &'a Histories,
-}
-
 #[derive(Clone, Copy, Debug)]
 struct ScoredMove {
     mv: Move,
@@ -245,19 +219,20 @@ impl Extend<Move> for Push<'_> {
 ///
 /// ```
 /// use cutoff_board::Board;
-/// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig};
+/// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
 /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
 /// let history = Histories::boxed();
-/// let cx = OrderCtx { board: &board, history: &history };
 /// let mut picker = MovePicker::main(&board, None, [None; 3], None, OrderingConfig::FULL);
-/// let first = picker.next(&cx).unwrap();
+/// let first = picker.next(&history).unwrap();
 /// assert_eq!(board.uci(first).to_string(), "e4d5"); // the capture of the queen comes first
 /// let mut count = 1;
-/// while picker.next(&cx).is_some() { count += 1; }
+/// while picker.next(&history).is_some() { count += 1; }
 /// assert_eq!(count, board.legal_moves().len());
 /// ```
 #[derive(Clone, Debug)]
-pub struct MovePicker {
+pub struct MovePicker<'a> {
+    /// The position, given once at construction.
+    board: &'a Board,
     stage: Stage,
     last: Stage,
     config: OrderingConfig,
@@ -282,9 +257,10 @@ pub struct MovePicker {
     noisy_generated: bool,
 }
 
-impl MovePicker {
-    fn with_stage(stage: Stage, config: OrderingConfig, tt: Option<Move>) -> MovePicker {
+impl<'a> MovePicker<'a> {
+    fn with_stage(board: &'a Board, stage: Stage, config: OrderingConfig, tt: Option<Move>) -> MovePicker<'a> {
         MovePicker {
+            board,
             stage,
             last: stage,
             config,
@@ -311,32 +287,31 @@ impl MovePicker {
     ///
     /// ```
     /// use cutoff_board::{Board, Move, MoveKind, Square};
-    /// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig, Stage};
+    /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig, Stage};
     /// let board = Board::default();
     /// let history = Histories::boxed();
-    /// let cx = OrderCtx { board: &board, history: &history };
     /// let tt = board.parse_uci("e2e4").ok();
     /// let black_move = Move::new(Square::E7, Square::E5, MoveKind::DoublePush); // illegal for White
     /// let nf3 = board.parse_uci("g1f3").ok();
     /// let counter = board.parse_uci("c2c4").ok();
     /// let mut picker = MovePicker::main(&board, tt, [Some(black_move), nf3, None], counter, OrderingConfig::FULL);
-    /// assert_eq!(picker.next(&cx), tt);
-    /// assert_eq!(picker.next(&cx), nf3); // the start position has no captures: killers come next
+    /// assert_eq!(picker.next(&history), tt);
+    /// assert_eq!(picker.next(&history), nf3); // the start position has no captures: killers come next
     /// assert_eq!(picker.last_stage(), Stage::Refutations);
-    /// assert_eq!(picker.next(&cx), counter);
+    /// assert_eq!(picker.next(&history), counter);
     /// assert!(!picker.quiets_generated()); // three moves tried, nothing generated yet
-    /// assert_eq!(std::iter::from_fn(|| picker.next(&cx)).count(), 20 - 3);
+    /// assert_eq!(std::iter::from_fn(|| picker.next(&history)).count(), 20 - 3);
     /// ```
     pub fn main(
-        board: &Board,
+        board: &'a Board,
         tt: Option<Move>,
         killers: [Option<Move>; MAX_KILLERS],
         counter: Option<Move>,
         config: OrderingConfig,
-    ) -> MovePicker {
+    ) -> MovePicker<'a> {
         let staged = (board.in_check() && config.evasion_stage) || (config.staged && config.noisy_first);
         let stage = if staged { Stage::TtMove } else { Stage::GenAll };
-        let mut picker = MovePicker::with_stage(stage, config, tt);
+        let mut picker = MovePicker::with_stage(board, stage, config, tt);
         let used = (config.killers as usize).min(MAX_KILLERS);
         let mut n = 0;
         for killer in killers.into_iter().take(used).flatten() {
@@ -360,31 +335,29 @@ impl MovePicker {
     ///
     /// ```
     /// use cutoff_board::Board;
-    /// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig};
+    /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
     /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     /// let board = Board::from_fen(kiwipete, false).unwrap();
     /// let history = Histories::boxed();
-    /// let cx = OrderCtx { board: &board, history: &history };
     /// let quiet_tt = board.parse_uci("a2a3").ok(); // dropped: quiescence only tries noisy moves
     /// let mut picker = MovePicker::qsearch(&board, quiet_tt, OrderingConfig::FULL);
-    /// let moves: Vec<_> = std::iter::from_fn(|| picker.next(&cx)).collect();
+    /// let moves: Vec<_> = std::iter::from_fn(|| picker.next(&history)).collect();
     /// assert_eq!(moves.len(), 8);
     /// assert!(moves.iter().all(|mv| mv.is_noisy()));
     /// assert_eq!(board.san(moves[0]).as_str(), "Bxa6"); // the most valuable victim first
     /// // In check, every evasion: here Kxe2, Kd1 and Kf1.
     /// let check = Board::from_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", false).unwrap();
-    /// let cx = OrderCtx { board: &check, history: &history };
     /// let mut picker = MovePicker::qsearch(&check, None, OrderingConfig::FULL);
-    /// assert_eq!(check.san(picker.next(&cx).unwrap()).as_str(), "Kxe2");
-    /// assert_eq!(std::iter::from_fn(|| picker.next(&cx)).count(), 2);
+    /// assert_eq!(check.san(picker.next(&history).unwrap()).as_str(), "Kxe2");
+    /// assert_eq!(std::iter::from_fn(|| picker.next(&history)).count(), 2);
     /// ```
-    pub fn qsearch(board: &Board, tt: Option<Move>, config: OrderingConfig) -> MovePicker {
+    pub fn qsearch(board: &'a Board, tt: Option<Move>, config: OrderingConfig) -> MovePicker<'a> {
         if board.in_check() {
             let mut config = config;
             config.evasion_stage = true;
-            MovePicker::with_stage(Stage::TtMove, config, tt)
+            MovePicker::with_stage(board, Stage::TtMove, config, tt)
         } else {
-            MovePicker::with_stage(Stage::QsTtMove, config, tt.filter(|m| m.is_noisy()))
+            MovePicker::with_stage(board, Stage::QsTtMove, config, tt.filter(|m| m.is_noisy()))
         }
     }
 
@@ -394,7 +367,7 @@ impl MovePicker {
     ///
     /// ```
     /// use cutoff_board::Board;
-    /// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig, PieceTo};
+    /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig, PieceTo};
     /// let mut board = Board::default();
     /// let e4 = board.parse_uci("e2e4").unwrap();
     /// let earlier = PieceTo::of(&board, e4);
@@ -402,10 +375,9 @@ impl MovePicker {
     /// let mut history = Histories::boxed();
     /// let a6 = board.parse_uci("a7a6").unwrap();
     /// history.continuation.update(earlier.unwrap(), PieceTo::of(&board, a6).unwrap(), 900);
-    /// let cx = OrderCtx { board: &board, history: &history };
     /// let mut picker = MovePicker::main(&board, None, [None; 3], None, OrderingConfig::FULL);
     /// picker.set_continuations([earlier, None]);
-    /// assert_eq!(picker.next(&cx), Some(a6)); // a quiet move that answered e4 well before
+    /// assert_eq!(picker.next(&history), Some(a6)); // a quiet move that answered e4 well before
     /// ```
     pub fn set_continuations(&mut self, continuations: [Option<PieceTo>; 2]) {
         self.continuations = continuations;
@@ -416,16 +388,15 @@ impl MovePicker {
     ///
     /// ```
     /// use cutoff_board::Board;
-    /// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig};
+    /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
     /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     /// let board = Board::from_fen(kiwipete, false).unwrap();
     /// let history = Histories::boxed();
-    /// let cx = OrderCtx { board: &board, history: &history };
     /// let killer = board.parse_uci("a2a3").ok();
     /// let mut picker = MovePicker::main(&board, None, [killer, None, None], None, OrderingConfig::FULL);
-    /// let first = picker.next(&cx).unwrap();
+    /// let first = picker.next(&history).unwrap();
     /// picker.skip_quiets();
-    /// let rest: Vec<_> = std::iter::from_fn(|| picker.next(&cx)).collect();
+    /// let rest: Vec<_> = std::iter::from_fn(|| picker.next(&history)).collect();
     /// assert!(first.is_noisy() && rest.iter().all(|mv| mv.is_noisy())); // not even the killer
     /// assert_eq!(1 + rest.len(), 8); // every noisy move, losing captures included
     /// assert!(!picker.quiets_generated());
@@ -438,15 +409,14 @@ impl MovePicker {
     ///
     /// ```
     /// use cutoff_board::Board;
-    /// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig, Stage};
+    /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig, Stage};
     /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
     /// let history = Histories::boxed();
-    /// let cx = OrderCtx { board: &board, history: &history };
     /// let tt = board.parse_uci("e1f1").ok();
     /// let mut picker = MovePicker::main(&board, tt, [None; 3], None, OrderingConfig::FULL);
-    /// picker.next(&cx);
+    /// picker.next(&history);
     /// assert_eq!(picker.last_stage(), Stage::TtMove);
-    /// assert_eq!(picker.next(&cx).map(|mv| mv.to_string()), Some("e4d5".to_string()));
+    /// assert_eq!(picker.next(&history).map(|mv| mv.to_string()), Some("e4d5".to_string()));
     /// assert_eq!(picker.last_stage(), Stage::GoodNoisy);
     /// ```
     pub fn last_stage(&self) -> Stage {
@@ -457,15 +427,14 @@ impl MovePicker {
     ///
     /// ```
     /// use cutoff_board::Board;
-    /// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig};
+    /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
     /// let board = Board::default();
     /// let history = Histories::boxed();
-    /// let cx = OrderCtx { board: &board, history: &history };
     /// let mut picker = MovePicker::main(&board, board.parse_uci("d2d4").ok(), [None; 3], None, OrderingConfig::FULL);
     /// assert!(!picker.noisy_generated());
-    /// picker.next(&cx); // the TT move, found without generating anything
+    /// picker.next(&history); // the TT move, found without generating anything
     /// assert!(!picker.noisy_generated());
-    /// picker.next(&cx);
+    /// picker.next(&history);
     /// assert!(picker.noisy_generated());
     /// ```
     pub fn noisy_generated(&self) -> bool {
@@ -476,14 +445,13 @@ impl MovePicker {
     ///
     /// ```
     /// use cutoff_board::Board;
-    /// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig};
+    /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
     /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
     /// let history = Histories::boxed();
-    /// let cx = OrderCtx { board: &board, history: &history };
     /// let mut picker = MovePicker::main(&board, None, [None; 3], None, OrderingConfig::FULL);
-    /// picker.next(&cx); // exd5, a capture: a cutoff here saves generating the quiet moves
+    /// picker.next(&history); // exd5, a capture: a cutoff here saves generating the quiet moves
     /// assert!(picker.noisy_generated() && !picker.quiets_generated());
-    /// picker.next(&cx);
+    /// picker.next(&history);
     /// assert!(picker.quiets_generated());
     /// ```
     pub fn quiets_generated(&self) -> bool {
@@ -508,25 +476,25 @@ impl MovePicker {
     /// The ordering score of a noisy move: MVV-LVA, refined by capture history (at most a few
     /// attacker steps of MVV-LVA either way).
     #[inline(always)]
-    fn noisy_score(&self, cx: &OrderCtx, mv: Move) -> i32 {
-        let mvv_lva = if self.config.mvv_lva { mvv_lva(cx.board, mv) * 512 } else { 0 };
-        let history = if self.config.capture_history { cx.history.capture.get(cx.board, mv) / 8 } else { 0 };
+    fn noisy_score(&self, history: &Histories, mv: Move) -> i32 {
+        let mvv_lva = if self.config.mvv_lva { mvv_lva(self.board, mv) * 512 } else { 0 };
+        let history = if self.config.capture_history { history.capture.get(self.board, mv) / 8 } else { 0 };
         mvv_lva + history
     }
 
     /// The history score of a quiet move: the one place quiet moves are scored from the
     /// history tables, in every stage and mode.
     #[inline(always)]
-    fn history_score(&self, cx: &OrderCtx, mv: Move) -> i32 {
+    fn history_score(&self, history: &Histories, mv: Move) -> i32 {
         if !self.config.history {
             return 0;
         }
-        let mut score = cx.history.butterfly.get(cx.board.side_to_move(), mv);
+        let mut score = history.butterfly.get(self.board.side_to_move(), mv);
         if self.config.continuation_history
-            && let Some(now) = PieceTo::of(cx.board, mv)
+            && let Some(now) = PieceTo::of(self.board, mv)
         {
             for earlier in self.continuations.into_iter().flatten() {
-                score += cx.history.continuation.get(earlier, now);
+                score += history.continuation.get(earlier, now);
             }
         }
         score
@@ -544,13 +512,13 @@ impl MovePicker {
     }
 
     #[inline(always)]
-    fn quiet_score(&self, cx: &OrderCtx, mv: Move) -> i32 {
+    fn quiet_score(&self, history: &Histories, mv: Move) -> i32 {
         if !self.config.refutations_first
             && let Some(slot) = self.refutations.iter().position(|&r| r == Some(mv))
         {
             return self.refutation_score(slot);
         }
-        self.history_score(cx, mv)
+        self.history_score(history, mv)
     }
 
     #[inline(always)]
@@ -563,23 +531,22 @@ impl MovePicker {
     /// ```
     /// use std::collections::HashSet;
     /// use cutoff_board::Board;
-    /// use cutoff_ordering::{Histories, MovePicker, OrderCtx, OrderingConfig};
+    /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
     /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     /// let board = Board::from_fen(kiwipete, false).unwrap();
     /// let history = Histories::boxed();
-    /// let cx = OrderCtx { board: &board, history: &history };
     /// let tt = board.parse_uci("e2a6").ok();
     /// let killers = [board.parse_uci("a2a3").ok(), None, None];
     /// let mut picker = MovePicker::main(&board, tt, killers, None, OrderingConfig::FULL);
     /// let mut seen = HashSet::new();
-    /// while let Some(mv) = picker.next(&cx) {
+    /// while let Some(mv) = picker.next(&history) {
     ///     assert!(seen.insert(mv), "{mv} returned twice");
     /// }
     /// assert_eq!(seen, board.legal_moves().into_iter().collect());
-    /// assert_eq!(picker.next(&cx), None); // and it stays done
+    /// assert_eq!(picker.next(&history), None); // and it stays done
     /// ```
-    pub fn next(&mut self, cx: &OrderCtx) -> Option<Move> {
-        let board = cx.board;
+    pub fn next(&mut self, history: &Histories) -> Option<Move> {
+        let board = self.board;
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -601,7 +568,7 @@ impl MovePicker {
                     self.noisy_generated = true;
                     for i in 0..self.list.len() {
                         let mv = self.list[i].mv;
-                        self.list[i].key = key(self.noisy_score(cx, mv), i);
+                        self.list[i].key = key(self.noisy_score(history, mv), i);
                     }
                     self.noisy_end = self.list.len();
                     self.stage = Stage::GoodNoisy;
@@ -655,7 +622,7 @@ impl MovePicker {
                         let score = match self.refutations.iter().position(|&r| r == Some(mv)) {
                             Some(slot) if defer => self.refutation_score(slot),
                             _ if defer => 0,
-                            _ => self.quiet_score(cx, mv),
+                            _ => self.quiet_score(history, mv),
                         };
                         self.list[i].key = key(score, i - start);
                     }
@@ -666,7 +633,7 @@ impl MovePicker {
                         let sm = self.pick_best(self.list.len());
                         if !self.quiets_scored && !self.refutations.contains(&Some(sm.mv)) {
                             self.cur -= 1;
-                            self.score_plain_quiets(cx);
+                            self.score_plain_quiets(history);
                             continue;
                         }
                         if self.is_returned(sm.mv) {
@@ -694,9 +661,9 @@ impl MovePicker {
                     for i in 0..self.list.len() {
                         let mv = self.list[i].mv;
                         let score = if mv.is_noisy() {
-                            GOOD_NOISY + self.noisy_score(cx, mv)
+                            GOOD_NOISY + self.noisy_score(history, mv)
                         } else {
-                            self.history_score(cx, mv)
+                            self.history_score(history, mv)
                         };
                         self.list[i].key = key(score, i);
                     }
@@ -728,7 +695,7 @@ impl MovePicker {
                     self.noisy_generated = true;
                     for i in 0..self.list.len() {
                         let mv = self.list[i].mv;
-                        self.list[i].key = key(self.noisy_score(cx, mv), i);
+                        self.list[i].key = key(self.noisy_score(history, mv), i);
                     }
                     self.stage = Stage::QsNoisy;
                 }
@@ -744,7 +711,7 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::GenAll => {
-                    self.gen_all(cx);
+                    self.gen_all(history);
                     self.stage = Stage::All;
                 }
                 Stage::All => {
@@ -756,7 +723,7 @@ impl MovePicker {
                             // is when the staged picker would score the quiets. Score them now,
                             // with the history as it is now, and pick again.
                             self.cur -= 1;
-                            self.score_plain_quiets(cx);
+                            self.score_plain_quiets(history);
                             continue;
                         }
                         if self.skip_quiets && sm.mv.is_quiet() && self.tt != Some(sm.mv) {
@@ -774,8 +741,8 @@ impl MovePicker {
 
     /// Unstaged mode: generate and score everything so that picking by key gives exactly the
     /// staged order.
-    fn gen_all(&mut self, cx: &OrderCtx) {
-        let board = cx.board;
+    fn gen_all(&mut self, history: &Histories) {
+        let board = self.board;
         self.noisy_generated = true;
         self.quiets_generated = true;
         if !self.config.noisy_first {
@@ -785,9 +752,9 @@ impl MovePicker {
                 let score = if self.tt == Some(mv) {
                     TT_SCORE
                 } else if mv.is_noisy() {
-                    self.noisy_score(cx, mv)
+                    self.noisy_score(history, mv)
                 } else {
-                    self.quiet_score(cx, mv)
+                    self.quiet_score(history, mv)
                 };
                 self.list[i].key = key(score, i);
             }
@@ -799,7 +766,7 @@ impl MovePicker {
         for i in 0..noisy_end {
             let mv = self.list[i].mv;
             let base = if self.is_bad_noisy(board, mv) { BAD_NOISY } else { GOOD_NOISY };
-            let score = if self.tt == Some(mv) { TT_SCORE } else { base + self.noisy_score(cx, mv) };
+            let score = if self.tt == Some(mv) { TT_SCORE } else { base + self.noisy_score(history, mv) };
             self.list[i].key = key(score, i);
         }
         board.generate(GenKind::Quiet, &mut Push(&mut self.list));
@@ -817,7 +784,7 @@ impl MovePicker {
     }
 
     /// Unstaged mode: gives the remaining plain quiet moves their history scores.
-    fn score_plain_quiets(&mut self, cx: &OrderCtx) {
+    fn score_plain_quiets(&mut self, history: &Histories) {
         self.quiets_scored = true;
         for i in self.cur..self.list.len() {
             let mv = self.list[i].mv;
@@ -825,7 +792,7 @@ impl MovePicker {
             if plain && self.config.history {
                 // The generation index is recovered from the key, so ties keep generator order.
                 let index = 255 - self.list[i].key.rem_euclid(256) as usize;
-                self.list[i].key = key(self.history_score(cx, mv), index);
+                self.list[i].key = key(self.history_score(history, mv), index);
             }
         }
     }

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 use cutoff_board::{Board, Color, GenKind, Move, MoveList};
-use cutoff_ordering::{Histories, MAX_KILLERS, MovePicker, OrderCtx, OrderingConfig};
+use cutoff_ordering::{Histories, MAX_KILLERS, MovePicker, OrderingConfig};
 
 /// The repository's data folder, `<repo>/data`.
 fn data_dir() -> PathBuf {
@@ -46,8 +46,8 @@ impl Rng {
     }
 }
 
-fn drain(picker: &mut MovePicker, cx: &OrderCtx) -> Vec<Move> {
-    std::iter::from_fn(|| picker.next(cx)).collect()
+fn drain(picker: &mut MovePicker, history: &Histories) -> Vec<Move> {
+    std::iter::from_fn(|| picker.next(history)).collect()
 }
 
 fn configs() -> Vec<OrderingConfig> {
@@ -100,7 +100,6 @@ fn picker_returns_each_legal_move_once() {
             let expected: HashSet<Move> = legal.iter().copied().collect();
             let mut noisy = MoveList::new();
             board.generate(GenKind::Noisy, &mut noisy);
-            let cx = OrderCtx { board: &board, history: &history };
             for config in &configs {
                 let tt = rng.candidate(&legal, &elsewhere);
                 let mut killers = [None; MAX_KILLERS];
@@ -110,7 +109,7 @@ fn picker_returns_each_legal_move_once() {
                 let counter = rng.candidate(&legal, &elsewhere);
 
                 let mut picker = MovePicker::main(&board, tt, killers, counter, *config);
-                let got = drain(&mut picker, &cx);
+                let got = drain(&mut picker, &history);
                 let set: HashSet<Move> = got.iter().copied().collect();
                 assert_eq!(set.len(), got.len(), "duplicate move in {} with {config:?}: {got:?}", board.fen());
                 assert_eq!(set, expected, "wrong move set in {} with {config:?}", board.fen());
@@ -122,24 +121,34 @@ fn picker_returns_each_legal_move_once() {
                 if config.staged {
                     let unstaged = OrderingConfig { staged: false, ..*config };
                     let mut other = MovePicker::main(&board, tt, killers, counter, unstaged);
-                    assert_eq!(drain(&mut other, &cx), got, "staged != unstaged in {} with {config:?}", board.fen());
+                    assert_eq!(
+                        drain(&mut other, &history),
+                        got,
+                        "staged != unstaged in {} with {config:?}",
+                        board.fen()
+                    );
                     let inside = OrderingConfig { refutations_first: false, ..*config };
                     let mut other = MovePicker::main(&board, tt, killers, counter, inside);
-                    assert_eq!(drain(&mut other, &cx), got, "refutations placement changed order in {}", board.fen());
+                    assert_eq!(
+                        drain(&mut other, &history),
+                        got,
+                        "refutations placement changed order in {}",
+                        board.fen()
+                    );
                 }
 
                 // skip_quiets right away: exactly the noisy moves come, plus a legal TT move
                 // (returned first, before skipping can apply).
                 let mut picker = MovePicker::main(&board, tt, killers, counter, *config);
                 picker.skip_quiets();
-                let got: HashSet<Move> = drain(&mut picker, &cx).into_iter().collect();
+                let got: HashSet<Move> = drain(&mut picker, &history).into_iter().collect();
                 let legal_tt = tt.filter(|m| config.tt_move && expected.contains(m));
                 let want: HashSet<Move> = noisy.iter().copied().chain(legal_tt).collect();
                 assert_eq!(got, want, "skip_quiets in {} with {config:?}", board.fen());
 
                 // Quiescence: noisy moves (and a legal noisy TT move), or every evasion in check.
                 let mut picker = MovePicker::qsearch(&board, tt, *config);
-                let got = drain(&mut picker, &cx);
+                let got = drain(&mut picker, &history);
                 let set: HashSet<Move> = got.iter().copied().collect();
                 assert_eq!(set.len(), got.len(), "qsearch duplicate in {}", board.fen());
                 let want: HashSet<Move> =

@@ -362,11 +362,10 @@ impl Engine {
         let tt_move = self.tt.probe(board.key(), 0).and_then(|e| e.mv);
         {
             let w = &self.workers[0];
-            let cx = cutoff_ordering::OrderCtx { board, history: &w.histories };
             let mut picker =
                 cutoff_ordering::MovePicker::main(board, tt_move, w.killers.get(0), None, self.options.ordering);
             let mut ordered = Vec::with_capacity(root_moves.len());
-            while let Some(mv) = picker.next(&cx) {
+            while let Some(mv) = picker.next(&w.histories) {
                 if root_moves.contains(&mv) {
                     ordered.push(mv);
                 }

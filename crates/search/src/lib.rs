@@ -19,6 +19,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod correction;
 mod engine;
 mod limits;
 mod params;

@@ -171,6 +171,26 @@ params! {
     /// Singular extensions: the verification bound is the TT score minus this much per ply.
     SE_BETA_MARGIN = 2, 1, 5, 0.5;
 
+    /// Singular extensions: a verification score this far below the bound extends by two plies.
+    DOUBLE_EXT_MARGIN = 20, 5, 60, 4.0;
+    /// Singular extensions: at most this many double extensions on one path.
+    DOUBLE_EXT_MAX = 6, 2, 12, 1.0;
+
+    /// ProbCut: the shallowest node it applies to.
+    PROBCUT_MIN_DEPTH = 5, 3, 8, 0.5;
+    /// ProbCut: the margin above beta that a capture must reach in a shallow search.
+    PROBCUT_MARGIN = 200, 100, 350, 15.0;
+    /// ProbCut: the depth of the shallow search is the node's depth minus this.
+    PROBCUT_REDUCTION = 4, 3, 5, 0.5;
+
+    /// Late-move reductions: more reduction at expected cut nodes.
+    LMR_CUT_NODE = 2, 0, 3, 0.5;
+
+    /// Correction history: the largest correction, in centipawns.
+    CORRECTION_MAX = 64, 16, 160, 8.0;
+    /// Correction history: the largest weight of one update (out of 256), reached at this depth.
+    CORRECTION_WEIGHT_MAX = 16, 4, 64, 3.0;
+
     /// Quiescence: the safety margin of delta pruning.
     DELTA_MARGIN = 200, 50, 400, 15.0;
 
@@ -260,6 +280,16 @@ pub fn spsa_config() -> String {
     }
     out
 }
+
+/// Quiescence: checks are searched beyond the late-move rule only in its first plies.
+pub(crate) const QS_CHECK_PLIES: u32 = 2;
+/// Quiescence: in check this deep into quiescence, the static eval stands (a bound on the
+/// tree that chains of checking captures could otherwise grow without limit).
+pub(crate) const QS_MAX_EVASION_PLY: u32 = 6;
+/// A `stop` or time limit ends the search once the first root move of depth 1 has a score,
+/// or after this many nodes, whichever comes first (then the first root move is played with
+/// the static eval as its score).
+pub(crate) const STOP_GRACE_NODES: u64 = 8192;
 
 /// Time management: the soft-limit factor by how many iterations in a row had the same best
 /// move (0, 1, 2, ... more).

@@ -5,9 +5,10 @@ use std::sync::atomic::Ordering;
 use arrayvec::ArrayVec;
 use cutoff_board::{Board, Move, PieceType, SEE_VALUES};
 use cutoff_eval::PawnCache;
-use cutoff_ordering::{Histories, Killers, MovePicker, OrderCtx, PieceTo};
+use cutoff_ordering::{Histories, Killers, MovePicker, PieceTo};
 use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY};
 
+use crate::correction::CorrectionHistory;
 use crate::engine::{Report, Shared};
 use crate::params::*;
 use crate::{IterationInfo, MAX_PLY, Stats};
@@ -68,6 +69,8 @@ struct StackEntry {
     static_eval: Option<i32>,
     /// The move a singular-extension verification search leaves out.
     excluded: Option<Move>,
+    /// Double extensions on the path from the root to this ply.
+    double_extensions: i32,
 }
 
 /// Empty stack entries below ply 0.
@@ -131,6 +134,7 @@ pub(crate) struct Worker {
     pub histories: Box<Histories>,
     pub killers: Box<Killers>,
     pawns: PawnCache,
+    correction: CorrectionHistory,
     /// Keys of the game before the root, then of the current search path.
     keys: Vec<u64>,
     root_index: usize,
@@ -155,6 +159,7 @@ impl Worker {
             histories: Histories::boxed(),
             killers: Box::new(Killers::new()),
             pawns: PawnCache::new(1 << 14),
+            correction: CorrectionHistory::new(),
             keys: Vec::with_capacity(1024),
             root_index: 0,
             pv_index: 0,
@@ -174,6 +179,7 @@ impl Worker {
         self.histories.clear();
         self.killers.clear();
         self.pawns.clear();
+        self.correction.clear();
     }
 
     fn is_main(&self) -> bool {
@@ -250,6 +256,14 @@ impl Worker {
                 break; // a forced move: no need to think long
             }
         }
+        if !self.has_result {
+            // Stopped before any root move had a score: play the first with the static eval.
+            let score = if board.in_check() { 0 } else { self.evaluate(board) };
+            let rm = &mut self.root_moves[0];
+            rm.score = score;
+            rm.pv.clear();
+            rm.pv.push(rm.mv);
+        }
         sh.publish_nodes(self.id, self.nodes);
     }
 
@@ -264,7 +278,7 @@ impl Worker {
         loop {
             self.pv_index = pv_index;
             *self.at(0) = StackEntry::default();
-            let score = self.search::<Root>(sh, board, depth, 0, alpha, beta);
+            let score = self.search::<Root>(sh, board, depth, 0, alpha, beta, false);
             if self.stopped {
                 return score;
             }
@@ -354,7 +368,10 @@ impl Worker {
         }
         // The first root move of depth 1 is always searched to the end (usually well under a
         // millisecond), so there is a real best move and score to report whenever the stop comes.
-        if self.has_result && (sh.abort.load(Ordering::Relaxed) || sh.control.stop_requested()) {
+        // A stop before that (a quiescence explosion) is honoured after a few thousand nodes.
+        if (self.has_result || self.nodes >= STOP_GRACE_NODES)
+            && (sh.abort.load(Ordering::Relaxed) || sh.control.stop_requested())
+        {
             self.stopped = true;
         }
         self.stopped
@@ -392,16 +409,28 @@ impl Worker {
 
     /// The picker's next move, read with this thread's history tables.
     #[inline(always)]
-    fn next_move(&self, picker: &mut MovePicker, board: &Board) -> Option<Move> {
-        picker.next(&OrderCtx { board, history: &self.histories })
+    fn next_move(&self, picker: &mut MovePicker) -> Option<Move> {
+        picker.next(&self.histories)
     }
 
     fn evaluate(&mut self, board: &Board) -> i32 {
         cutoff_eval::evaluate_cached(board, &mut self.pawns)
     }
 
+    /// A raw static evaluation corrected by the correction history (with the selective search
+    /// on), kept clear of mate scores.
+    #[inline(always)]
+    fn corrected(&self, board: &Board, raw: i32, sh: &Shared) -> i32 {
+        if !sh.features.pruning {
+            return raw;
+        }
+        self.correction.correct(board, raw).clamp(-MATE_IN_MAX_PLY + 1, MATE_IN_MAX_PLY - 1)
+    }
+
     /// The alpha-beta search of one node: the root, a PV node or a null-window node (`N`).
+    /// `cut_node`: a null-window node expected to fail high (reduced more).
     #[allow(clippy::too_many_lines)]
+    #[allow(clippy::too_many_arguments, reason = "the node's position, depth, ply, window and kind")]
     fn search<N: NodeType>(
         &mut self,
         sh: &Shared,
@@ -410,6 +439,7 @@ impl Worker {
         ply: usize,
         mut alpha: i32,
         mut beta: i32,
+        cut_node: bool,
     ) -> i32 {
         self.pv[ply].clear();
         let in_check = board.in_check();
@@ -417,8 +447,7 @@ impl Worker {
             depth += 1;
         }
         if depth <= 0 {
-            let last_to = self.back(ply, 1).mv.map(|m| m.to());
-            return self.qsearch::<N>(sh, board, ply, alpha, beta, last_to);
+            return self.qsearch::<N>(sh, board, ply, alpha, beta, 0);
         }
         self.nodes += 1;
         self.stats.nodes += 1;
@@ -444,6 +473,9 @@ impl Worker {
         }
 
         let excluded = self.at(ply).excluded;
+        // Children inherit the path's double extensions (the move loop adds its own).
+        let doubles = self.at(ply).double_extensions;
+        self.at(ply + 1).double_extensions = doubles;
         let key = board.key();
         // A verification search (with a move left out) neither reads nor writes the TT score.
         let entry = sh.tt.probe(key, ply);
@@ -460,14 +492,16 @@ impl Worker {
             }
         }
 
-        // The static evaluation, and `eval`: the same sharpened by a TT bound when it can be.
-        let static_eval = if in_check {
+        // The static evaluation (the TT keeps it uncorrected), corrected by the correction
+        // history, and `eval`: the same sharpened by a TT bound when it can be.
+        let raw_eval = if in_check {
             None
         } else if let Some(e) = entry {
             Some(e.eval)
         } else {
             Some(self.evaluate(board))
         };
+        let static_eval = raw_eval.map(|raw| self.corrected(board, raw, sh));
         self.at(ply).static_eval = static_eval;
         let eval = match (static_eval, entry) {
             (None, _) => -INFINITY,
@@ -500,8 +534,7 @@ impl Worker {
             }
             // Razoring: far below alpha with little depth left, only captures can help.
             if pruning && depth <= RAZOR_MAX_DEPTH.get() && eval + RAZOR_MARGIN.get() * depth <= alpha {
-                let last_to = self.back(ply, 1).mv.map(|m| m.to());
-                let score = self.qsearch::<NonPv>(sh, board, ply, alpha, alpha + 1, last_to);
+                let score = self.qsearch::<NonPv>(sh, board, ply, alpha, alpha + 1, 0);
                 if self.stopped {
                     return 0;
                 }
@@ -521,13 +554,58 @@ impl Worker {
                     + depth / NMP_DEPTH_DIVISOR.get()
                     + ((eval - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_EVAL_MAX.get());
                 self.play_null(board, ply);
-                let score = -self.search::<NonPv>(sh, &null, depth - 1 - r, ply + 1, -beta, -beta + 1);
+                let score = -self.search::<NonPv>(sh, &null, depth - 1 - r, ply + 1, -beta, -beta + 1, !cut_node);
                 self.unplay();
                 if self.stopped {
                     return 0;
                 }
                 if score >= beta {
                     return if score >= MATE_IN_MAX_PLY { beta } else { score };
+                }
+            }
+        }
+
+        // ProbCut: a capture that beats beta by a margin in a shallow search almost surely
+        // beats beta in the full one.
+        if !N::PV
+            && pruning
+            && let Some(se) = static_eval
+            && depth >= PROBCUT_MIN_DEPTH.get()
+            && beta.abs() < MATE_IN_MAX_PLY
+        {
+            let probcut_beta = beta + PROBCUT_MARGIN.get();
+            let tt_disagrees = entry.is_some_and(|e| e.depth >= depth - 3 && e.score < probcut_beta);
+            if !tt_disagrees {
+                let mut picker = MovePicker::qsearch(board, tt_move, sh.ordering);
+                while let Some(mv) = self.next_move(&mut picker) {
+                    if !board.see_ge(mv, probcut_beta - se) {
+                        continue;
+                    }
+                    let child = self.play(board, mv, ply);
+                    let (a, b) = (-probcut_beta, -probcut_beta + 1);
+                    let mut score = -self.qsearch::<NonPv>(sh, &child, ply + 1, a, b, 0);
+                    let probe_depth = depth - PROBCUT_REDUCTION.get();
+                    if score >= probcut_beta && probe_depth > 0 {
+                        score = -self.search::<NonPv>(sh, &child, probe_depth, ply + 1, a, b, !cut_node);
+                    }
+                    self.unplay();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score >= probcut_beta {
+                        let stored_depth = probe_depth.max(0) + 1;
+                        sh.tt.store(
+                            key,
+                            Some(mv),
+                            score,
+                            raw_eval.unwrap_or(0),
+                            stored_depth,
+                            Bound::Lower,
+                            ply,
+                            false,
+                        );
+                        return score;
+                    }
                 }
             }
         }
@@ -551,13 +629,20 @@ impl Worker {
         {
             let singular_beta = e.score - SE_BETA_MARGIN.get() * depth;
             self.at(ply).excluded = Some(mv);
-            let score = self.search::<NonPv>(sh, board, (depth - 1) / 2, ply, singular_beta - 1, singular_beta);
+            let score =
+                self.search::<NonPv>(sh, board, (depth - 1) / 2, ply, singular_beta - 1, singular_beta, cut_node);
             self.at(ply).excluded = None;
             if self.stopped {
                 return 0;
             }
             if score < singular_beta {
-                singular_extension = 1;
+                let doubles = self.at(ply).double_extensions;
+                singular_extension =
+                    if !N::PV && score < singular_beta - DOUBLE_EXT_MARGIN.get() && doubles < DOUBLE_EXT_MAX.get() {
+                        2
+                    } else {
+                        1
+                    };
             } else if singular_beta >= beta {
                 // Multi-cut: even without the TT move this node fails high.
                 return singular_beta;
@@ -589,7 +674,7 @@ impl Worker {
                 root_index += 1;
                 mv
             } else {
-                self.next_move(&mut picker, board)
+                self.next_move(&mut picker)
             };
             let Some(mv) = next else { break };
             if excluded == Some(mv) {
@@ -626,6 +711,8 @@ impl Worker {
             let extension = if Some(mv) == tt_move { singular_extension } else { 0 };
             let nodes_before = self.nodes;
             let child = self.play(board, mv, ply);
+            let doubles = self.at(ply).double_extensions + i32::from(extension >= 2);
+            self.at(ply + 1).double_extensions = doubles;
             let new_depth = depth - 1 + extension;
             if prune && quiet && !in_check && !child.in_check() {
                 // Late-move pruning: enough quiet moves tried; futility pruning: the static
@@ -641,9 +728,9 @@ impl Worker {
 
             let score = if move_count == 1 {
                 if N::PV {
-                    -self.search::<Pv>(sh, &child, new_depth, ply + 1, -beta, -alpha)
+                    -self.search::<Pv>(sh, &child, new_depth, ply + 1, -beta, -alpha, false)
                 } else {
-                    -self.search::<NonPv>(sh, &child, new_depth, ply + 1, -beta, -alpha)
+                    -self.search::<NonPv>(sh, &child, new_depth, ply + 1, -beta, -alpha, !cut_node)
                 }
             } else {
                 let mut r = 0;
@@ -664,23 +751,26 @@ impl Worker {
                         if !improving {
                             r += 1;
                         }
+                        if cut_node {
+                            r += LMR_CUT_NODE.get();
+                        }
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
                 if sh.features.pvs || !N::PV {
-                    let mut s = -self.search::<NonPv>(sh, &child, new_depth - r, ply + 1, -alpha - 1, -alpha);
+                    let mut s = -self.search::<NonPv>(sh, &child, new_depth - r, ply + 1, -alpha - 1, -alpha, true);
                     if s > alpha && r > 0 {
-                        s = -self.search::<NonPv>(sh, &child, new_depth, ply + 1, -alpha - 1, -alpha);
+                        s = -self.search::<NonPv>(sh, &child, new_depth, ply + 1, -alpha - 1, -alpha, !cut_node);
                     }
                     if N::PV && s > alpha && s < beta {
-                        s = -self.search::<Pv>(sh, &child, new_depth, ply + 1, -beta, -alpha);
+                        s = -self.search::<Pv>(sh, &child, new_depth, ply + 1, -beta, -alpha, false);
                     }
                     s
                 } else {
                     // Plain alpha-beta (the ordering study): every move with the full window.
-                    let mut s = -self.search::<Pv>(sh, &child, new_depth - r, ply + 1, -beta, -alpha);
+                    let mut s = -self.search::<Pv>(sh, &child, new_depth - r, ply + 1, -beta, -alpha, false);
                     if s > alpha && r > 0 {
-                        s = -self.search::<Pv>(sh, &child, new_depth, ply + 1, -beta, -alpha);
+                        s = -self.search::<Pv>(sh, &child, new_depth, ply + 1, -beta, -alpha, false);
                     }
                     s
                 }
@@ -747,7 +837,16 @@ impl Worker {
             } else {
                 Bound::Upper
             };
-            sh.tt.store(key, best_move, best, static_eval.unwrap_or(0), depth, bound, ply, N::PV);
+            if let Some(se) = static_eval
+                && sh.features.pruning
+                && best_move.is_none_or(|m| m.is_quiet())
+                && !(bound == Bound::Lower && best <= se)
+                && !(bound == Bound::Upper && best >= se)
+                && best.abs() < MATE_IN_MAX_PLY
+            {
+                self.correction.update(board, depth, best - se);
+            }
+            sh.tt.store(key, best_move, best, raw_eval.unwrap_or(0), depth, bound, ply, N::PV);
         }
         best
     }
@@ -842,7 +941,7 @@ impl Worker {
         ply: usize,
         mut alpha: i32,
         beta: i32,
-        last_to: Option<cutoff_board::Square>,
+        qs_ply: u32,
     ) -> i32 {
         self.pv[ply].clear();
         self.nodes += 1;
@@ -861,6 +960,11 @@ impl Worker {
         if ply >= MAX_PLY - 2 {
             return if in_check { 0 } else { self.evaluate(board) };
         }
+        // Deep in quiescence a check is no longer answered move by move: the static eval
+        // stands, so that chains of checking captures cannot blow up the tree.
+        if in_check && qs_ply >= QS_MAX_EVASION_PLY {
+            return self.evaluate(board);
+        }
 
         let key = board.key();
         let entry = sh.tt.probe(key, ply);
@@ -874,14 +978,17 @@ impl Worker {
 
         let mut best;
         let eval;
+        let raw_eval;
         if in_check {
             best = -MATE + ply as i32;
             eval = 0;
+            raw_eval = 0;
         } else {
-            eval = match entry {
+            raw_eval = match entry {
                 Some(e) => e.eval,
                 None => self.evaluate(board),
             };
+            eval = self.corrected(board, raw_eval, sh);
             if eval >= beta {
                 return eval;
             }
@@ -889,10 +996,12 @@ impl Worker {
             best = eval;
         }
 
+        // The square of the move that led here: a capture there is a recapture.
+        let last_to = self.back(ply, 1).mv.map(|m| m.to());
         let mut picker = MovePicker::qsearch(board, entry.and_then(|e| e.mv), sh.ordering);
         let mut best_move = None;
         let mut tried = 0;
-        while let Some(mv) = self.next_move(&mut picker, board) {
+        while let Some(mv) = self.next_move(&mut picker) {
             if !in_check {
                 // Delta pruning: even winning the victim with a margin leaves us below alpha.
                 if sh.features.qsearch_delta && mv.promotion().is_none() {
@@ -916,18 +1025,19 @@ impl Worker {
             }
             let child = self.play(board, mv, ply);
             tried += 1;
-            // After two captures, only recaptures, promotions and checks are worth a look.
+            // After two captures, only recaptures, promotions and (in the first plies of
+            // quiescence) checks are worth a look.
             if !in_check
                 && sh.features.qsearch_late_moves
                 && tried > 2
                 && Some(mv.to()) != last_to
                 && mv.promotion().is_none()
-                && !child.in_check()
+                && !(child.in_check() && qs_ply < QS_CHECK_PLIES)
             {
                 self.unplay();
                 continue;
             }
-            let score = -self.qsearch::<N>(sh, &child, ply + 1, -beta, -alpha, Some(mv.to()));
+            let score = -self.qsearch::<N>(sh, &child, ply + 1, -beta, -alpha, qs_ply + 1);
             self.unplay();
             if self.stopped {
                 return 0;
@@ -944,7 +1054,7 @@ impl Worker {
             }
         }
         let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
-        sh.tt.store(key, best_move, best, eval, 0, bound, ply, N::PV);
+        sh.tt.store(key, best_move, best, raw_eval, 0, bound, ply, N::PV);
         best
     }
 
