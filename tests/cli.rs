@@ -4,7 +4,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Engine, TIMEOUT, run_cli};
+use common::{Engine, TIMEOUT, run_cli, run_cli_with_input};
 
 /// Generous: the debug build of bench 4 takes well under a second on an idle machine.
 const CLI_TIMEOUT: Duration = Duration::from_secs(60);
@@ -97,4 +97,23 @@ fn bench_is_deterministic_and_matches_uci_bench() {
 fn compiled_bench_positions_match_the_data_file() {
     let data = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/bench.epd")).unwrap();
     assert_eq!(cutoff_uci::BENCH_FENS, data);
+}
+
+/// Piped input (`echo ... | cutoff`): the input ends right after the command, and a perft or
+/// bench still runs to the end (only `quit` or `stop` cut them short).
+#[test]
+fn piped_perft_and_bench_run_to_the_end() {
+    let (status, out, err) = run_cli_with_input(&[], Some("position startpos moves e2e4\ngo perft 4\n"), CLI_TIMEOUT);
+    assert!(status.success(), "piped perft failed: {status}\n{err}");
+    // e2e4 then perft 4: the e2e4 line of the start position's perft 5.
+    assert!(out.lines().any(|l| l == "Nodes searched: 405385"), "piped go perft 4 output:\n{out}");
+    assert_eq!(divide(&out).len(), 20, "20 divide lines expected:\n{out}");
+    let (status, out, err) = run_cli_with_input(&[], Some("bench 2\n"), CLI_TIMEOUT);
+    assert!(status.success(), "piped bench failed: {status}\n{err}");
+    let last = out.lines().last().unwrap_or_default();
+    assert!(bench_nodes(last).is_some_and(|n| n > 0), "piped bench must end with 'N nodes M nps':\n{out}");
+    // quit, on the other hand, stops them.
+    let (status, out, _) = run_cli_with_input(&[], Some("go perft 12\nquit\n"), CLI_TIMEOUT);
+    assert!(status.success(), "go perft 12 + quit: {status}");
+    assert!(out.lines().any(|l| l.starts_with("info string perft 12 stopped")), "perft 12 + quit:\n{out}");
 }

@@ -340,15 +340,16 @@ impl Engine {
     }
 
     /// Sends `quit` and checks that the engine exits successfully soon after (it is killed and
-    /// the test fails otherwise).
-    pub fn quit(mut self) {
+    /// the test fails otherwise). Returns the time from sending `quit` to the exit being
+    /// seen (polled every 10 ms).
+    pub fn quit(mut self) -> Duration {
         if self.refusals > 0 {
             println!(
                 "note: the engine refused {} command(s) right after bestmove (see WORK_AROUND_BESTMOVE_RACE)",
                 self.refusals
             );
         }
-        self.send("quit");
+        let sent = self.send("quit");
         // Closing stdin as well: the engine must not need it, but it must not hang either.
         self.stdin = None;
         let deadline = Instant::now() + EXIT_TIMEOUT;
@@ -361,7 +362,7 @@ impl Engine {
                         self.fail(&format!("the engine exited with {status} after quit"));
                     }
                     self.done = true;
-                    return;
+                    return sent.elapsed();
                 }
                 Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(10)),
                 Ok(None) => self.fail(&format!("the engine did not exit within {EXIT_TIMEOUT:?} of quit")),
@@ -388,14 +389,24 @@ impl Drop for Engine {
 /// Runs the binary with `args` to completion (killing it after `timeout`); returns the exit
 /// status, stdout and stderr.
 pub fn run_cli(args: &[&str], timeout: Duration) -> (ExitStatus, String, String) {
+    run_cli_with_input(args, None, timeout)
+}
+
+/// Like [`run_cli`], with `input` written to the engine's stdin, which is then closed (as
+/// `echo ... | cutoff` does); with `None` stdin is empty.
+pub fn run_cli_with_input(args: &[&str], input: Option<&str>, timeout: Duration) -> (ExitStatus, String, String) {
     let mut child = Command::new(BIN)
         .args(args)
-        .stdin(Stdio::null())
+        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .env_remove("RUST_LOG")
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
+    if let (Some(text), Some(mut stdin)) = (input, child.stdin.take()) {
+        // Dropping stdin at the end of this block closes it: the engine sees the end of input.
+        let _ = stdin.write_all(text.as_bytes());
+    }
     let mut out_pipe = child.stdout.take().expect("stdout is piped");
     let mut err_pipe = child.stderr.take().expect("stderr is piped");
     let out = thread::spawn(move || {

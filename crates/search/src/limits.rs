@@ -12,7 +12,8 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Stop after about this many nodes.
     pub nodes: Option<u64>,
-    /// Search exactly this long.
+    /// Search this long: a fixed time per move. The search answers a little before it (see
+    /// [`TimeBudget::new`]) and never stops early at the end of an iteration.
     pub movetime: Option<Duration>,
     /// Stop once a mate in this many moves (or fewer) is found.
     pub mate: Option<u32>,
@@ -54,14 +55,24 @@ impl Limits {
     }
 }
 
+/// For a fixed `movetime`: `soft` is this many times `hard`, so that no stability factor of
+/// the search brings it below `hard`.
+const MOVETIME_SOFT_FACTOR: u32 = 64;
+
+/// The largest soft limit set for a fixed `movetime` (a million hours): the search may
+/// multiply it by a small factor without overflowing a `Duration`.
+const MAX_SOFT: Duration = Duration::from_secs(3_600_000_000);
+
 /// Soft and hard time limits for one search.
 ///
-/// The soft limit is checked between iterations (no new iteration starts after it); the
-/// hard limit is checked inside the search and is never more than the time left minus the
-/// move overhead.
+/// The soft limit is checked between iterations (no new iteration starts after it, scaled
+/// by the search's stability factor and capped at the hard limit); the hard limit is
+/// checked inside the search and is never more than the time left minus the move overhead,
+/// nor more than a fixed `movetime`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
-    /// Don't start another iteration after this.
+    /// Don't start another iteration after this (scaled by the search, capped at `hard`).
+    /// For a fixed `movetime` it is far beyond `hard`, so that only `hard` ends the search.
     pub soft: Duration,
     /// Stop searching at this point.
     pub hard: Duration,
@@ -71,13 +82,24 @@ impl TimeBudget {
     /// The budget for `limits` with `color` to move, or `None` when time does not limit the
     /// search. `overhead` is the "Move Overhead" option: time lost per move to the GUI and
     /// the operating system.
+    ///
+    /// **`movetime`** is a fixed time per move that the user chose, not a clock to protect:
+    /// the search stops at `movetime - min(overhead, movetime / 20)`, so the reserve is the
+    /// move overhead but never more than 5% of the move time (`go movetime 100` stops at
+    /// 95 ms, `go movetime 1000` at 970 ms with the default 30 ms overhead, `go movetime 10`
+    /// at 9.5 ms), and the search does not stop early at the end of an iteration. The hard
+    /// limit is never more than `movetime` (and at least 1 ms, so `go movetime 0` still
+    /// finds a move).
     pub fn new(limits: &Limits, color: Color, overhead: Duration) -> Option<TimeBudget> {
         if limits.infinite {
             return None;
         }
         if let Some(movetime) = limits.movetime {
-            let t = movetime.saturating_sub(overhead).max(Duration::from_millis(1));
-            return Some(TimeBudget { soft: t, hard: t });
+            let hard = movetime.saturating_sub(overhead.min(movetime / 20)).max(Duration::from_millis(1));
+            // The search scales `soft` by a factor between about 0.5 and 6 and caps it at
+            // `hard`; this keeps the cap in force (without overflowing for huge move times).
+            let soft = hard.saturating_mul(MOVETIME_SOFT_FACTOR).min(MAX_SOFT);
+            return Some(TimeBudget { soft: soft.max(hard), hard });
         }
         let (time, inc) = match color {
             Color::White => (limits.wtime?, limits.winc.unwrap_or_default()),
@@ -124,12 +146,47 @@ mod tests {
     #[test]
     fn movetime_and_infinite() {
         let l = Limits { movetime: Some(ms(500)), ..Limits::default() };
-        assert_eq!(TimeBudget::new(&l, Color::Black, ms(20)), Some(TimeBudget { soft: ms(480), hard: ms(480) }));
+        let b = TimeBudget::new(&l, Color::Black, ms(20)).unwrap();
+        assert_eq!(b.hard, ms(480));
+        // The search's stability factor (at least about 0.5) never ends it before `hard`.
+        assert!(b.soft.mul_f64(0.1) >= b.hard, "{b:?}");
         let l = Limits { infinite: true, wtime: Some(ms(1000)), ..Limits::default() };
         assert_eq!(TimeBudget::new(&l, Color::White, ms(20)), None);
         assert_eq!(TimeBudget::new(&Limits::depth(5), Color::White, ms(20)), None);
         // Black's clock is used for Black.
         let l = Limits { wtime: Some(ms(100_000)), btime: Some(ms(1000)), ..Limits::default() };
         assert!(TimeBudget::new(&l, Color::Black, ms(0)).unwrap().hard <= ms(200));
+    }
+
+    /// `go movetime T` answers close to `T`: never after it, and no earlier than the
+    /// move overhead or 5% of `T`, whichever is less.
+    #[test]
+    fn movetime_is_used_almost_fully_and_never_exceeded() {
+        assert_eq!(
+            TimeBudget::new(&Limits { movetime: Some(ms(100)), ..Limits::default() }, Color::White, ms(30))
+                .unwrap()
+                .hard,
+            ms(95)
+        );
+        assert_eq!(
+            TimeBudget::new(&Limits { movetime: Some(ms(1000)), ..Limits::default() }, Color::White, ms(30))
+                .unwrap()
+                .hard,
+            ms(970)
+        );
+        for movetime in [0, 1, 2, 10, 50, 100, 599, 1000, 10_000, 3_600_000, u64::MAX] {
+            for overhead in [0, 10, 30, 50, 1000, 5000] {
+                let limits = Limits { movetime: Some(ms(movetime)), ..Limits::default() };
+                let b = TimeBudget::new(&limits, Color::White, ms(overhead)).unwrap();
+                let t = ms(movetime);
+                assert!(b.hard <= t.max(ms(1)), "movetime {movetime} overhead {overhead}: {b:?}");
+                assert!(b.hard >= ms(1), "movetime {movetime} overhead {overhead}: {b:?}");
+                assert!(b.hard >= t - t / 20, "movetime {movetime} overhead {overhead}: {b:?}");
+                assert!(b.hard >= t.saturating_sub(ms(overhead)), "movetime {movetime} overhead {overhead}: {b:?}");
+                assert!(b.soft >= b.hard, "movetime {movetime} overhead {overhead}: {b:?}");
+                // The search scales `soft` by up to about 6 without overflowing.
+                let _ = b.soft.mul_f64(8.0);
+            }
+        }
     }
 }

@@ -25,6 +25,9 @@ pub struct BenchResult {
     pub stats: Stats,
     /// Number of positions searched.
     pub positions: usize,
+    /// Whether a stop cut the bench short (see [`run_bench_until`]): the figures are then
+    /// those of the positions searched to the end before it.
+    pub stopped: bool,
 }
 
 impl BenchResult {
@@ -34,26 +37,58 @@ impl BenchResult {
     }
 }
 
+/// The number of bench positions.
+pub(crate) fn bench_positions() -> usize {
+    bench_lines().count()
+}
+
+fn bench_lines() -> impl Iterator<Item = &'static str> {
+    BENCH_FENS.lines().map(str::trim).filter(|l| !l.is_empty())
+}
+
 /// Searches every bench position to `depth` with a fresh single-threaded engine and a
 /// 16 MiB table: the node count depends only on the build. `options` may switch ordering
 /// or search features (threads are forced to 1). `progress` gets each position's line.
-pub fn run_bench(depth: u32, options: SearchOptions, mut progress: impl FnMut(&str)) -> BenchResult {
+pub fn run_bench(depth: u32, options: SearchOptions, progress: impl FnMut(&str)) -> BenchResult {
+    let control = SearchControl::default();
+    control.reset(false);
+    run_bench_until(depth, options, &control, progress)
+}
+
+/// [`run_bench`] that [`SearchControl::stop`] on `control` ends within milliseconds (the
+/// search in progress stops, and no further position is searched; the result then says
+/// `stopped`). `control` must have been [`reset`](SearchControl::reset) by the caller; it
+/// is not reset between positions, so a stop is never lost.
+pub fn run_bench_until(
+    depth: u32,
+    options: SearchOptions,
+    control: &SearchControl,
+    mut progress: impl FnMut(&str),
+) -> BenchResult {
     let options = SearchOptions { threads: 1, multipv: 1, ..options };
     let mut engine = match Engine::new(BENCH_HASH_MIB, options) {
         Ok(e) => e,
         Err(e) => unreachable!("16 MiB is a valid hash size: {e}"),
     };
-    let control = SearchControl::default();
-    let mut result = BenchResult { nodes: 0, time: Duration::ZERO, stats: Stats::default(), positions: 0 };
-    for (i, fen) in BENCH_FENS.lines().map(str::trim).filter(|l| !l.is_empty()).enumerate() {
+    let mut result =
+        BenchResult { nodes: 0, time: Duration::ZERO, stats: Stats::default(), positions: 0, stopped: false };
+    for (i, fen) in bench_lines().enumerate() {
+        if control.stop_requested() {
+            result.stopped = true;
+            break;
+        }
         let Ok(board) = Board::from_fen(fen, false) else {
             progress(&format!("position {}: invalid FEN {fen}", i + 1));
             continue;
         };
-        control.reset(false);
         let start = Instant::now();
-        let r = engine.search(&board, &[], &Limits::depth(depth), &control, &|_| {});
+        let r = engine.search(&board, &[], &Limits::depth(depth), control, &|_| {});
         let time = start.elapsed();
+        if control.stop_requested() {
+            // Cut short (or finished just as the stop came): not a full count, left out.
+            result.stopped = true;
+            break;
+        }
         result.nodes += r.nodes;
         result.time += time;
         result.stats.add(&r.stats);
