@@ -689,7 +689,6 @@ impl Worker {
                 (sh.report)(Report::CurrMove { depth: depth as u32, mv, number: root_index - self.pv_index });
             }
             let quiet = mv.is_quiet();
-            let history = if quiet { self.quiet_history(board, mv, continuations) } else { 0 };
             let base_reduction = lmr_reduction(depth, move_count);
 
             // Shallow-depth pruning, once some move has a score that is not a mate: moves that
@@ -747,7 +746,7 @@ impl Worker {
                         r -= 1;
                     }
                     if sh.features.pruning {
-                        r -= history / LMR_HISTORY_DIVISOR.get();
+                        r -= self.quiet_history(board, mv, continuations) / LMR_HISTORY_DIVISOR.get();
                         if !improving {
                             r += 1;
                         }
