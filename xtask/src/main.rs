@@ -11,6 +11,7 @@ mod ordering;
 mod perft;
 mod progress;
 mod tactics;
+mod tune;
 mod util;
 
 use std::process::ExitCode;
@@ -37,9 +38,12 @@ EXAMPLES:
     cargo xtask tactics --suite bk --movetime 1000
     cargo xtask tactics --suite sts --movetime 200
     cargo xtask ordering --write                the move-ordering study -> docs/ordering.md
+    cargo xtask tune                            fit the evaluation weights -> crates/eval/src/weights.rs
+    cargo xtask tune --check                    the committed weights are reproduced from the data
     cargo xtask help perft                      all perft options
 
 ENVIRONMENT:
+    CUTOFF_DATA            Directory holding the large data sets (tuning/), default ../shared/data.
     CUTOFF_XTASK_RELEASE   Set by xtask itself when it re-runs in release mode (loop guard).
 
 EXIT STATUS:
@@ -67,6 +71,9 @@ enum Command {
     Tactics(tactics::TacticsArgs),
     /// The move-ordering study: what each ordering heuristic is worth, as a Markdown table.
     Ordering(ordering::OrderingArgs),
+    /// Fit every evaluation weight to labelled positions (Texel tuning with Adam) and write
+    /// crates/eval/src/weights.rs.
+    Tune(tune::TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -79,6 +86,7 @@ fn main() -> ExitCode {
         Command::Match(args) => matches::run(&args),
         Command::Tactics(args) => tactics::run(&args),
         Command::Ordering(args) => release(ordering::run, &args),
+        Command::Tune(args) => release(tune::run, &args),
     };
     match result {
         Ok(code) => code,

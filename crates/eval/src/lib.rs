@@ -13,6 +13,8 @@ pub mod params;
 mod pawns;
 mod score;
 mod trace;
+pub mod tune;
+mod weights;
 
 pub use pawns::PawnCache;
 pub use score::{S, Score};
@@ -40,24 +42,36 @@ pub const MAX_PHASE: i32 = 24;
 /// ```
 #[inline]
 pub fn evaluate(board: &Board) -> i32 {
-    let terms = eval::terms(board, pawns::structure(board));
-    eval::finish(board, eval::white_total(&terms), eval::phase(board))
+    let mut sum = eval::Sum::default();
+    let passed = pawns::structure(board, &mut sum);
+    eval::features(board, passed, &mut sum);
+    eval::finish(board, sum.0, eval::phase(board))
 }
 
 /// [`evaluate`], with the pawn-structure part looked up in (or stored into) `cache`.
 /// The result is always the same as [`evaluate`]'s.
 #[inline]
 pub fn evaluate_cached(board: &Board, cache: &mut PawnCache) -> i32 {
-    let terms = eval::terms(board, cache.probe(board));
-    eval::finish(board, eval::white_total(&terms), eval::phase(board))
+    let pawns = cache.probe(board);
+    let mut sum = eval::Sum(pawns.scores);
+    eval::features(board, pawns.passed, &mut sum);
+    eval::finish(board, sum.0, eval::phase(board))
 }
 
 /// The evaluation of `board` broken down by term and colour; its `Display` is a table.
 /// [`Trace::eval`] equals [`evaluate`]`(board)`.
 pub fn trace(board: &Board) -> Trace {
-    let terms = eval::terms(board, pawns::structure(board));
+    let mut by_term = eval::ByTerm([[Score::ZERO; 2]; Term::COUNT]);
+    let passed = pawns::structure(board, &mut by_term);
+    eval::features(board, passed, &mut by_term);
+    let terms = by_term.0;
     let phase = eval::phase(board);
-    let eval = eval::finish(board, eval::white_total(&terms), phase);
+    let mut sides = [Score::ZERO; 2];
+    for term in &terms {
+        sides[0] += term[0];
+        sides[1] += term[1];
+    }
+    let eval = eval::finish(board, sides, phase);
     Trace { terms, phase, side_to_move: board.side_to_move(), eval }
 }
 

@@ -1,248 +1,301 @@
-//! Every weight of the evaluation, in one place, as [`S`]`(mg, eg)` scores in centipawns.
+//! Every weight of the evaluation: the tuned ones (re-exported from the generated `weights.rs`)
+//! and the few hand-set constants that are not linear in the evaluation and so not tuned.
 //!
-//! This module holds data only, so that a tuner (for example a Texel tuner) can rewrite it
-//! wholesale. The code that uses the weights lives in the other modules. All weights are
-//! *bonuses for the side that owns the feature*: penalties are written as negative numbers.
+//! All weights are [`S`](crate::S)`(mg, eg)` scores in centipawns and are *bonuses for the side that owns
+//! the feature*: penalties are negative numbers.
 //!
-//! # Provenance of the starting values
+//! # Tuned weights
 //!
-//! * [`MATERIAL`] and the piece-square tables ([`PSQT`]) are the PeSTO values by Ronald
-//!   Friederich (author of the engines RofChade and PeSTO), Texel-tuned by him for an
-//!   evaluation of material + piece-square tables + tempo only, as published on the Chess
-//!   Programming Wiki page "PeSTO's Evaluation Function" and reproduced in many engines.
-//!   The numbers were re-typed here into `S(mg, eg)` pairs; the layout (rank 8 first) is
-//!   the one of the published tables.
-//! * Everything else is a hand-written first guess in the range that classical engines
-//!   commonly use (ideas as described on the Chess Programming Wiki: mobility, pawn
-//!   structure, king safety). The attacker-count scaling of king safety follows the
-//!   "attacking pieces" table idea attributed there to Ed Schröder (Rebel).
+//! The evaluation is linear in each tuned weight: every weight is used as `count * weight`,
+//! where the count (how many times a feature occurs for a side) depends on the position only.
+//! `cargo xtask tune` fits all of them to labelled positions and writes `weights.rs`, which
+//! is generated and never edited by hand. [`Table`] lists them (name, size, term, meaning);
+//! the tuner and the generated file take their layout from it, so adding a weight means
+//! adding one line to the `tables!` list below, using it in the evaluation through the
+//! evaluation's sink, and re-running the tuner.
 //!
-//! Because PeSTO's tables were tuned without the other terms, some knowledge is counted
-//! twice (for example the end-game pawn table already rewards advanced pawns, most of which
-//! are passed). The extra terms are therefore kept modest until the whole set is re-tuned.
+//! # Provenance
+//!
+//! Material and the piece-square tables started from the PeSTO values by Ronald Friederich
+//! (Chess Programming Wiki, "PeSTO's Evaluation Function"); the other terms started from
+//! hand-written guesses or zero. `weights.rs` says which command and data produced the
+//! current values; `docs/tuning.md` records every tuning run.
 
-use crate::score::{S, Score};
+use crate::score::Score;
+use crate::trace::Term;
 
-/// Material value of each piece type, indexed by [`PieceType::index`](cutoff_board::PieceType::index)
-/// (pawn, knight, bishop, rook, queen, king). The king has no material value.
-pub const MATERIAL: [Score; 6] = [S(82, 94), S(337, 281), S(365, 297), S(477, 512), S(1025, 936), S(0, 0)];
+pub use crate::weights::*;
 
 /// Contribution of each piece type to the game [phase](crate::phase): knight and bishop 1,
-/// rook 2, queen 4 (24 with all pieces on the board). Pawns and kings count 0.
+/// rook 2, queen 4 (24 with all pieces on the board). Pawns and kings count 0. Not tuned:
+/// the phase multiplies the weights, so the evaluation is not linear in it.
 pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
-
-/// Piece-square tables indexed by piece type. Each table is written the way a board is
-/// drawn, from White's side: the first row is rank 8, each row goes from the a-file to the
-/// h-file. For a piece of colour `c` on square `sq` the entry is
-/// `PSQT[kind][sq.relative_to(c).flip_rank().index()]`.
-pub const PSQT: [[Score; 64]; 6] = [PSQT_PAWN, PSQT_KNIGHT, PSQT_BISHOP, PSQT_ROOK, PSQT_QUEEN, PSQT_KING];
-
-/// Pawn piece-square table (PeSTO), rank 8 first, a-file first; see [`PSQT`].
-#[rustfmt::skip]
-pub const PSQT_PAWN: [Score; 64] = [
-    S(   0,   0), S(   0,   0), S(   0,   0), S(   0,   0), S(   0,   0), S(   0,   0), S(   0,   0), S(   0,   0),
-    S(  98, 178), S( 134, 173), S(  61, 158), S(  95, 134), S(  68, 147), S( 126, 132), S(  34, 165), S( -11, 187),
-    S(  -6,  94), S(   7, 100), S(  26,  85), S(  31,  67), S(  65,  56), S(  56,  53), S(  25,  82), S( -20,  84),
-    S( -14,  32), S(  13,  24), S(   6,  13), S(  21,   5), S(  23,  -2), S(  12,   4), S(  17,  17), S( -23,  17),
-    S( -27,  13), S(  -2,   9), S(  -5,  -3), S(  12,  -7), S(  17,  -7), S(   6,  -8), S(  10,   3), S( -25,  -1),
-    S( -26,   4), S(  -4,   7), S(  -4,  -6), S( -10,   1), S(   3,   0), S(   3,  -5), S(  33,  -1), S( -12,  -8),
-    S( -35,  13), S(  -1,   8), S( -20,   8), S( -23,  10), S( -15,  13), S(  24,   0), S(  38,   2), S( -22,  -7),
-    S(   0,   0), S(   0,   0), S(   0,   0), S(   0,   0), S(   0,   0), S(   0,   0), S(   0,   0), S(   0,   0),
-];
-
-/// Knight piece-square table (PeSTO), rank 8 first, a-file first; see [`PSQT`].
-#[rustfmt::skip]
-pub const PSQT_KNIGHT: [Score; 64] = [
-    S(-167, -58), S( -89, -38), S( -34, -13), S( -49, -28), S(  61, -31), S( -97, -27), S( -15, -63), S(-107, -99),
-    S( -73, -25), S( -41,  -8), S(  72, -25), S(  36,  -2), S(  23,  -9), S(  62, -25), S(   7, -24), S( -17, -52),
-    S( -47, -24), S(  60, -20), S(  37,  10), S(  65,   9), S(  84,  -1), S( 129,  -9), S(  73, -19), S(  44, -41),
-    S(  -9, -17), S(  17,   3), S(  19,  22), S(  53,  22), S(  37,  22), S(  69,  11), S(  18,   8), S(  22, -18),
-    S( -13, -18), S(   4,  -6), S(  16,  16), S(  13,  25), S(  28,  16), S(  19,  17), S(  21,   4), S(  -8, -18),
-    S( -23, -23), S(  -9,  -3), S(  12,  -1), S(  10,  15), S(  19,  10), S(  17,  -3), S(  25, -20), S( -16, -22),
-    S( -29, -42), S( -53, -20), S( -12, -10), S(  -3,  -5), S(  -1,  -2), S(  18, -20), S( -14, -23), S( -19, -44),
-    S(-105, -29), S( -21, -51), S( -58, -23), S( -33, -15), S( -17, -22), S( -28, -18), S( -19, -50), S( -23, -64),
-];
-
-/// Bishop piece-square table (PeSTO), rank 8 first, a-file first; see [`PSQT`].
-#[rustfmt::skip]
-pub const PSQT_BISHOP: [Score; 64] = [
-    S( -29, -14), S(   4, -21), S( -82, -11), S( -37,  -8), S( -25,  -7), S( -42,  -9), S(   7, -17), S(  -8, -24),
-    S( -26,  -8), S(  16,  -4), S( -18,   7), S( -13, -12), S(  30,  -3), S(  59, -13), S(  18,  -4), S( -47, -14),
-    S( -16,   2), S(  37,  -8), S(  43,   0), S(  40,  -1), S(  35,  -2), S(  50,   6), S(  37,   0), S(  -2,   4),
-    S(  -4,  -3), S(   5,   9), S(  19,  12), S(  50,   9), S(  37,  14), S(  37,  10), S(   7,   3), S(  -2,   2),
-    S(  -6,  -6), S(  13,   3), S(  13,  13), S(  26,  19), S(  34,   7), S(  12,  10), S(  10,  -3), S(   4,  -9),
-    S(   0, -12), S(  15,  -3), S(  15,   8), S(  15,  10), S(  14,  13), S(  27,   3), S(  18,  -7), S(  10, -15),
-    S(   4, -14), S(  15, -18), S(  16,  -7), S(   0,  -1), S(   7,   4), S(  21,  -9), S(  33, -15), S(   1, -27),
-    S( -33, -23), S(  -3,  -9), S( -14, -23), S( -21,  -5), S( -13,  -9), S( -12, -16), S( -39,  -5), S( -21, -17),
-];
-
-/// Rook piece-square table (PeSTO), rank 8 first, a-file first; see [`PSQT`].
-#[rustfmt::skip]
-pub const PSQT_ROOK: [Score; 64] = [
-    S(  32,  13), S(  42,  10), S(  32,  18), S(  51,  15), S(  63,  12), S(   9,  12), S(  31,   8), S(  43,   5),
-    S(  27,  11), S(  32,  13), S(  58,  13), S(  62,  11), S(  80,  -3), S(  67,   3), S(  26,   8), S(  44,   3),
-    S(  -5,   7), S(  19,   7), S(  26,   7), S(  36,   5), S(  17,   4), S(  45,  -3), S(  61,  -5), S(  16,  -3),
-    S( -24,   4), S( -11,   3), S(   7,  13), S(  26,   1), S(  24,   2), S(  35,   1), S(  -8,  -1), S( -20,   2),
-    S( -36,   3), S( -26,   5), S( -12,   8), S(  -1,   4), S(   9,  -5), S(  -7,  -6), S(   6,  -8), S( -23, -11),
-    S( -45,  -4), S( -25,   0), S( -16,  -5), S( -17,  -1), S(   3,  -7), S(   0, -12), S(  -5,  -8), S( -33, -16),
-    S( -44,  -6), S( -16,  -6), S( -20,   0), S(  -9,   2), S(  -1,  -9), S(  11,  -9), S(  -6, -11), S( -71,  -3),
-    S( -19,  -9), S( -13,   2), S(   1,   3), S(  17,  -1), S(  16,  -5), S(   7, -13), S( -37,   4), S( -26, -20),
-];
-
-/// Queen piece-square table (PeSTO), rank 8 first, a-file first; see [`PSQT`].
-#[rustfmt::skip]
-pub const PSQT_QUEEN: [Score; 64] = [
-    S( -28,  -9), S(   0,  22), S(  29,  22), S(  12,  27), S(  59,  27), S(  44,  19), S(  43,  10), S(  45,  20),
-    S( -24, -17), S( -39,  20), S(  -5,  32), S(   1,  41), S( -16,  58), S(  57,  25), S(  28,  30), S(  54,   0),
-    S( -13, -20), S( -17,   6), S(   7,   9), S(   8,  49), S(  29,  47), S(  56,  35), S(  47,  19), S(  57,   9),
-    S( -27,   3), S( -27,  22), S( -16,  24), S( -16,  45), S(  -1,  57), S(  17,  40), S(  -2,  57), S(   1,  36),
-    S(  -9, -18), S( -26,  28), S(  -9,  19), S( -10,  47), S(  -2,  31), S(  -4,  34), S(   3,  39), S(  -3,  23),
-    S( -14, -16), S(   2, -27), S( -11,  15), S(  -2,   6), S(  -5,   9), S(   2,  17), S(  14,  10), S(   5,   5),
-    S( -35, -22), S(  -8, -23), S(  11, -30), S(   2, -16), S(   8, -16), S(  15, -23), S(  -3, -36), S(   1, -32),
-    S(  -1, -33), S( -18, -28), S(  -9, -22), S(  10, -43), S( -15,  -5), S( -25, -32), S( -31, -20), S( -50, -41),
-];
-
-/// King piece-square table (PeSTO), rank 8 first, a-file first; see [`PSQT`].
-#[rustfmt::skip]
-pub const PSQT_KING: [Score; 64] = [
-    S( -65, -74), S(  23, -35), S(  16, -18), S( -15, -18), S( -56, -11), S( -34,  15), S(   2,   4), S(  13, -17),
-    S(  29, -12), S(  -1,  17), S( -20,  14), S(  -7,  17), S(  -8,  17), S(  -4,  38), S( -38,  23), S( -29,  11),
-    S(  -9,  10), S(  24,  17), S(   2,  23), S( -16,  15), S( -20,  20), S(   6,  45), S(  22,  44), S( -22,  13),
-    S( -17,  -8), S( -20,  22), S( -12,  24), S( -27,  27), S( -30,  26), S( -25,  33), S( -14,  26), S( -36,   3),
-    S( -49, -18), S(  -1,  -4), S( -27,  21), S( -39,  24), S( -46,  27), S( -44,  23), S( -33,   9), S( -51, -11),
-    S( -14, -19), S( -14,  -3), S( -22,  11), S( -46,  21), S( -44,  23), S( -30,  16), S( -15,   7), S( -27,  -9),
-    S(   1, -27), S(   7, -11), S(  -8,   4), S( -64,  13), S( -43,  14), S( -16,   4), S(   9,  -5), S(   8, -17),
-    S( -15, -53), S(  36, -34), S(  12, -21), S( -54, -11), S(   8, -28), S( -28, -14), S(  24, -24), S(  14, -43),
-];
-
-/// Knight mobility, indexed by the number of squares in the mobility area the knight
-/// attacks (0..=8). The mobility area of a side is every square not occupied by its own
-/// pieces and not attacked by an enemy pawn.
-pub const MOBILITY_KNIGHT: [Score; 9] =
-    [S(-30, -40), S(-18, -26), S(-8, -14), S(-2, -6), S(3, 0), S(8, 6), S(12, 10), S(15, 13), S(18, 15)];
-
-/// Bishop mobility by attacked squares in the mobility area (0..=13); see [`MOBILITY_KNIGHT`].
-pub const MOBILITY_BISHOP: [Score; 14] = [
-    S(-30, -40),
-    S(-20, -28),
-    S(-11, -17),
-    S(-5, -9),
-    S(0, -3),
-    S(5, 3),
-    S(9, 8),
-    S(13, 12),
-    S(16, 16),
-    S(19, 19),
-    S(21, 21),
-    S(23, 23),
-    S(25, 24),
-    S(27, 25),
-];
-
-/// Rook mobility by attacked squares in the mobility area (0..=14); see [`MOBILITY_KNIGHT`].
-pub const MOBILITY_ROOK: [Score; 15] = [
-    S(-25, -40),
-    S(-17, -28),
-    S(-11, -19),
-    S(-7, -12),
-    S(-4, -6),
-    S(-2, -1),
-    S(0, 4),
-    S(2, 9),
-    S(4, 14),
-    S(6, 18),
-    S(8, 22),
-    S(10, 25),
-    S(11, 28),
-    S(12, 30),
-    S(13, 32),
-];
-
-/// Queen mobility by attacked squares in the mobility area (0..=27); see [`MOBILITY_KNIGHT`].
-/// (Values from the quadratic `mg = -15 + 2.2n - 0.04n²`, `eg = -30 + 4n - 0.08n²`.)
-pub const MOBILITY_QUEEN: [Score; 28] = [
-    S(-15, -30),
-    S(-13, -26),
-    S(-11, -22),
-    S(-9, -19),
-    S(-7, -15),
-    S(-5, -12),
-    S(-3, -9),
-    S(-2, -6),
-    S(0, -3),
-    S(2, 0),
-    S(3, 2),
-    S(4, 4),
-    S(6, 6),
-    S(7, 8),
-    S(8, 10),
-    S(9, 12),
-    S(10, 14),
-    S(11, 15),
-    S(12, 16),
-    S(12, 17),
-    S(13, 18),
-    S(14, 19),
-    S(14, 19),
-    S(14, 20),
-    S(15, 20),
-    S(15, 20),
-    S(15, 20),
-    S(15, 20),
-];
-
-/// A pawn with another pawn of its side in front of it on the same file (counted once per
-/// rear pawn, so three pawns on a file count twice).
-pub const PAWN_DOUBLED: Score = S(-10, -20);
-
-/// A pawn with no pawn of its side on either adjacent file.
-pub const PAWN_ISOLATED: Score = S(-10, -12);
-
-/// A pawn that is not isolated, has no pawn of its side beside or behind it on the adjacent
-/// files (so none can come to support it), and whose stop square is attacked by an enemy pawn.
-pub const PAWN_BACKWARD: Score = S(-8, -10);
-
-/// A pawn defended by a pawn of its side or standing next to one (a phalanx), by its rank
-/// as seen from its own side (index 0 = rank 1 ... 7 = rank 8; ranks 1 and 8 never occur).
-pub const PAWN_CONNECTED: [Score; 8] = [S(0, 0), S(2, 0), S(5, 2), S(7, 4), S(12, 8), S(20, 15), S(35, 25), S(0, 0)];
-
-/// A passed pawn (no enemy pawn in front of it on its own or an adjacent file, and no pawn of
-/// its side in front of it on its file), by relative rank as in [`PAWN_CONNECTED`].
-pub const PAWN_PASSED: [Score; 8] = [S(0, 0), S(0, 5), S(2, 8), S(6, 15), S(15, 30), S(30, 50), S(45, 75), S(0, 0)];
-
-/// King safety: added to the defending side once per (enemy piece, attacked king-zone
-/// square) pair, by attacker type: knight, bishop, rook, queen. The king zone is the king's
-/// square, the squares around it and the three squares two ranks in front of it.
-/// The sum is then scaled by [`KING_ATTACKERS_SCALE`].
-pub const KING_ZONE_ATTACK: [Score; 4] = [S(-8, 0), S(-6, 0), S(-10, 0), S(-20, 0)];
 
 /// King safety: percentage of the summed [`KING_ZONE_ATTACK`] that counts, by the number of
 /// enemy pieces attacking the king zone (7 or more use the last entry). A lone attacker
-/// does not count; each further attacker raises the share.
+/// does not count; each further attacker raises the share. Not tuned (it multiplies tuned
+/// weights); the tuner sees `hits * percentage / 100` as the count of each zone-attack weight.
 pub const KING_ATTACKERS_SCALE: [i32; 8] = [0, 0, 50, 75, 88, 94, 97, 99];
 
-/// King safety: a pawn of the king's side on one of the (up to three) files around the king,
-/// one rank in front of the king.
-pub const KING_SHIELD_NEAR: Score = S(12, 0);
+/// The piece-square tables indexed by piece type (see [`PSQT_PAWN`] for the layout).
+pub const PSQT: [[Score; 64]; 6] = [PSQT_PAWN, PSQT_KNIGHT, PSQT_BISHOP, PSQT_ROOK, PSQT_QUEEN, PSQT_KING];
 
-/// King safety: as [`KING_SHIELD_NEAR`], two ranks in front of the king.
-pub const KING_SHIELD_FAR: Score = S(6, 0);
+/// The [`Table`] of each piece type's piece-square table, indexed like [`PSQT`].
+pub(crate) const PSQT_TABLES: [Table; 6] =
+    [Table::PsqtPawn, Table::PsqtKnight, Table::PsqtBishop, Table::PsqtRook, Table::PsqtQueen, Table::PsqtKing];
 
-/// King safety: one of the files around the king has no pawn of the king's side.
-pub const KING_SEMI_OPEN_FILE: Score = S(-15, 0);
+/// How a [`Table`] is written in `weights.rs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// One [`Score`]: `pub const NAME: Score = S(mg, eg);`
+    Scalar,
+    /// A row of scores: `pub const NAME: [Score; N] = [...];`
+    Array,
+    /// 64 scores drawn as a board, rank 8 first, a-file first.
+    Board,
+}
 
-/// King safety: one of the files around the king has no pawn at all (added on top of
-/// [`KING_SEMI_OPEN_FILE`]).
-pub const KING_OPEN_FILE: Score = S(-10, 0);
+/// Something the weight tables are made of: a [`Score`] or an array of them.
+trait Scores {
+    fn at(&self, i: usize) -> Score;
+    fn extend_into(&self, out: &mut alloc::vec::Vec<Score>);
+}
 
-/// Bishops on both square colours.
-pub const BISHOP_PAIR: Score = S(25, 50);
+impl Scores for Score {
+    #[inline(always)]
+    fn at(&self, _: usize) -> Score {
+        *self
+    }
+    fn extend_into(&self, out: &mut alloc::vec::Vec<Score>) {
+        out.push(*self);
+    }
+}
 
-/// A rook on a file without pawns.
-pub const ROOK_OPEN_FILE: Score = S(25, 8);
+impl<const N: usize> Scores for [Score; N] {
+    #[inline(always)]
+    fn at(&self, i: usize) -> Score {
+        self[i]
+    }
+    fn extend_into(&self, out: &mut alloc::vec::Vec<Score>) {
+        out.extend_from_slice(self);
+    }
+}
 
-/// A rook on a file with enemy pawns but none of its own.
-pub const ROOK_SEMI_OPEN_FILE: Score = S(12, 6);
+/// Declares the tuned tables: the [`Table`] enum, its metadata, and the flat layout.
+macro_rules! tables {
+    ($( $(#[doc = $doc:literal])+ $variant:ident = $name:ident : $shape:ident [$len:literal] => $term:ident, )+) => {
+        /// One table of tuned weights (a single [`Score`] counts as a table of one).
+        ///
+        /// The tuner sees all weights as one flat vector, the tables one after the other in
+        /// the order of [`Table::ALL`]; [`Table::offset`] is where a table starts in it.
+        ///
+        /// ```
+        /// use cutoff_eval::params::{Table, NUM_WEIGHTS};
+        /// assert_eq!(Table::Material.offset(), 0);
+        /// assert_eq!(Table::Material.len(), 6);
+        /// assert_eq!(Table::Material.name(), "MATERIAL");
+        /// let last = Table::ALL[Table::ALL.len() - 1];
+        /// assert_eq!(last.offset() + last.len(), NUM_WEIGHTS);
+        /// ```
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Table {
+            $( $(#[doc = $doc])+ $variant, )+
+        }
 
-/// The side to move's bonus.
-pub const TEMPO: Score = S(15, 10);
+        impl Table {
+            /// Every table, in the order of the flat weight vector.
+            pub const ALL: &'static [Table] = &[$(Table::$variant),+];
+
+            /// The name of the constant in `weights.rs`.
+            pub const fn name(self) -> &'static str {
+                match self { $(Table::$variant => stringify!($name)),+ }
+            }
+
+            /// The number of weights in the table.
+            #[allow(clippy::len_without_is_empty)]
+            pub const fn len(self) -> usize {
+                match self { $(Table::$variant => $len),+ }
+            }
+
+            /// How the table is written in `weights.rs`.
+            pub const fn shape(self) -> Shape {
+                match self { $(Table::$variant => Shape::$shape),+ }
+            }
+
+            /// The [`Term`] of the evaluation the table belongs to.
+            pub const fn term(self) -> Term {
+                match self { $(Table::$variant => Term::$term),+ }
+            }
+
+            /// What the table's weights reward: the doc comment written into `weights.rs`.
+            pub const fn doc(self) -> &'static str {
+                match self { $(Table::$variant => concat!($($doc, "\n"),+)),+ }
+            }
+
+            /// Where the table starts in the flat weight vector.
+            #[inline(always)]
+            pub const fn offset(self) -> usize {
+                OFFSETS[self as usize]
+            }
+
+            /// Weight `i` of the table, as compiled in.
+            #[inline(always)]
+            pub fn get(self, i: usize) -> Score {
+                match self { $(Table::$variant => Scores::at(&$name, i)),+ }
+            }
+        }
+
+        /// [`Table::offset`] of each table, computed at compile time.
+        const OFFSETS: [usize; Table::ALL.len()] = {
+            let mut offsets = [0; Table::ALL.len()];
+            let mut i = 1;
+            while i < Table::ALL.len() {
+                offsets[i] = offsets[i - 1] + Table::ALL[i - 1].len();
+                i += 1;
+            }
+            offsets
+        };
+
+        /// The number of tuned weights (each an `(mg, eg)` pair).
+        pub const NUM_WEIGHTS: usize = 0 $(+ $len)+;
+
+        /// Every tuned weight as compiled in, flattened in the order of [`Table::ALL`].
+        ///
+        /// ```
+        /// use cutoff_eval::params::{Table, NUM_WEIGHTS, MATERIAL, compiled_weights};
+        /// let w = compiled_weights();
+        /// assert_eq!(w.len(), NUM_WEIGHTS);
+        /// assert_eq!(w[Table::Material.offset() + 1], MATERIAL[1]);
+        /// ```
+        pub fn compiled_weights() -> alloc::vec::Vec<Score> {
+            let mut out = alloc::vec::Vec::with_capacity(NUM_WEIGHTS);
+            $( Scores::extend_into(&$name, &mut out); )+
+            out
+        }
+    };
+}
+
+tables! {
+    /// Material value of each piece type, indexed by [`PieceType`](cutoff_board::PieceType)
+    /// (pawn, knight, bishop, rook, queen, king). The king's entry is never used.
+    Material = MATERIAL: Array[6] => Material,
+    /// Pawn piece-square table. Each table is written the way a board is drawn from White's
+    /// side: the first row is rank 8, each row goes from the a-file to the h-file; a black
+    /// piece reads the square mirrored vertically. Ranks 1 and 8 of this table are never used.
+    PsqtPawn = PSQT_PAWN: Board[64] => Psqt,
+    /// Knight piece-square table (layout as [`PSQT_PAWN`]).
+    PsqtKnight = PSQT_KNIGHT: Board[64] => Psqt,
+    /// Bishop piece-square table (layout as [`PSQT_PAWN`]).
+    PsqtBishop = PSQT_BISHOP: Board[64] => Psqt,
+    /// Rook piece-square table (layout as [`PSQT_PAWN`]).
+    PsqtRook = PSQT_ROOK: Board[64] => Psqt,
+    /// Queen piece-square table (layout as [`PSQT_PAWN`]).
+    PsqtQueen = PSQT_QUEEN: Board[64] => Psqt,
+    /// King piece-square table (layout as [`PSQT_PAWN`]).
+    PsqtKing = PSQT_KING: Board[64] => Psqt,
+    /// Knight mobility, by the number of squares of the mobility area the knight attacks
+    /// (0..=8). A side's mobility area is every square not occupied by its own pieces and not
+    /// attacked by an enemy pawn.
+    MobilityKnight = MOBILITY_KNIGHT: Array[9] => Mobility,
+    /// Bishop mobility by attacked squares of the mobility area (0..=13).
+    MobilityBishop = MOBILITY_BISHOP: Array[14] => Mobility,
+    /// Rook mobility by attacked squares of the mobility area (0..=14).
+    MobilityRook = MOBILITY_ROOK: Array[15] => Mobility,
+    /// Queen mobility by attacked squares of the mobility area (0..=27).
+    MobilityQueen = MOBILITY_QUEEN: Array[28] => Mobility,
+    /// A pawn with another pawn of its side in front of it on the same file (counted once per
+    /// rear pawn).
+    PawnDoubled = PAWN_DOUBLED: Scalar[1] => Pawns,
+    /// A pawn with no pawn of its side on either adjacent file.
+    PawnIsolated = PAWN_ISOLATED: Scalar[1] => Pawns,
+    /// A pawn that is not isolated, has no pawn of its side beside or behind it on the
+    /// adjacent files, and whose stop square is attacked by an enemy pawn.
+    PawnBackward = PAWN_BACKWARD: Scalar[1] => Pawns,
+    /// A pawn defended by a pawn of its side or standing next to one, by its rank as seen
+    /// from its own side (index 0 = rank 1 ... 7 = rank 8).
+    PawnConnected = PAWN_CONNECTED: Array[8] => Pawns,
+    /// A passed pawn (no enemy pawn in front of it on its own or an adjacent file, and no pawn
+    /// of its side in front of it on its file), by relative rank.
+    PawnPassed = PAWN_PASSED: Array[8] => Pawns,
+    /// A passed pawn whose stop square (the square in front of it) is occupied, by relative
+    /// rank.
+    PassedBlocked = PASSED_BLOCKED: Array[8] => Passed,
+    /// A passed pawn whose path to promotion holds no piece and no square attacked by the
+    /// enemy, by relative rank.
+    PassedFreePath = PASSED_FREE_PATH: Array[8] => Passed,
+    /// A passed pawn, by the distance (0..=7, king moves) from its side's king to its stop
+    /// square.
+    PassedOwnKing = PASSED_OWN_KING: Array[8] => Passed,
+    /// A passed pawn, by the distance (0..=7, king moves) from the enemy king to its stop
+    /// square.
+    PassedEnemyKing = PASSED_ENEMY_KING: Array[8] => Passed,
+    /// King safety, added to the defending side once per (enemy piece, attacked king-zone
+    /// square) pair, by attacker type: knight, bishop, rook, queen. The king zone is the
+    /// king's square, the squares around it and the three squares two ranks in front of it.
+    /// The sum is scaled by [the attacker-count scale](crate::params::KING_ATTACKERS_SCALE).
+    KingZoneAttack = KING_ZONE_ATTACK: Array[4] => KingSafety,
+    /// King safety: a pawn of the king's side on one of the three files around the king, one
+    /// rank in front of the king.
+    KingShieldNear = KING_SHIELD_NEAR: Scalar[1] => KingSafety,
+    /// King safety: as [`KING_SHIELD_NEAR`], two ranks in front of the king.
+    KingShieldFar = KING_SHIELD_FAR: Scalar[1] => KingSafety,
+    /// King safety: one of the files around the king has no pawn of the king's side.
+    KingSemiOpenFile = KING_SEMI_OPEN_FILE: Scalar[1] => KingSafety,
+    /// King safety: one of the files around the king has no pawn at all (on top of
+    /// [`KING_SEMI_OPEN_FILE`]).
+    KingOpenFile = KING_OPEN_FILE: Scalar[1] => KingSafety,
+    /// A threat: an enemy piece attacked by one of our pawns, by the attacked piece's type
+    /// (pawn, knight, bishop, rook, queen, king).
+    ThreatByPawn = THREAT_BY_PAWN: Array[6] => Threats,
+    /// A threat: an enemy piece attacked by one of our knights or bishops, by its type.
+    ThreatByMinor = THREAT_BY_MINOR: Array[6] => Threats,
+    /// A threat: an enemy piece attacked by one of our rooks, by its type.
+    ThreatByRook = THREAT_BY_ROOK: Array[6] => Threats,
+    /// A threat: an enemy piece attacked by our queen, by its type.
+    ThreatByQueen = THREAT_BY_QUEEN: Array[6] => Threats,
+    /// A threat: an enemy piece other than a pawn attacked by our king and not defended.
+    ThreatByKing = THREAT_BY_KING: Scalar[1] => Threats,
+    /// An enemy piece other than a pawn that we attack and the enemy does not defend.
+    Hanging = HANGING: Scalar[1] => Threats,
+    /// Bishops on both square colours.
+    BishopPair = BISHOP_PAIR: Scalar[1] => Pieces,
+    /// A knight on an outpost: ranks 4 to 6 (its side's view), defended by a pawn of its side,
+    /// and no enemy pawn can ever attack the square.
+    KnightOutpost = KNIGHT_OUTPOST: Scalar[1] => Pieces,
+    /// A bishop on an outpost (as [`KNIGHT_OUTPOST`]).
+    BishopOutpost = BISHOP_OUTPOST: Scalar[1] => Pieces,
+    /// A rook on a file without pawns.
+    RookOpenFile = ROOK_OPEN_FILE: Scalar[1] => Pieces,
+    /// A rook on a file with enemy pawns but none of its own.
+    RookSemiOpenFile = ROOK_SEMI_OPEN_FILE: Scalar[1] => Pieces,
+    /// A rook on the seventh rank (its side's view).
+    RookOnSeventh = ROOK_ON_SEVENTH: Scalar[1] => Pieces,
+    /// The side to move's bonus.
+    Tempo = TEMPO: Scalar[1] => Tempo,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_is_contiguous_and_matches_the_constants() {
+        let mut offset = 0;
+        for &t in Table::ALL {
+            assert_eq!(t.offset(), offset, "{}", t.name());
+            offset += t.len();
+            assert_eq!(t.shape() == Shape::Scalar, t.len() == 1, "{}", t.name());
+            if t.shape() == Shape::Board {
+                assert_eq!(t.len(), 64);
+            }
+        }
+        assert_eq!(offset, NUM_WEIGHTS);
+        let w = compiled_weights();
+        for &t in Table::ALL {
+            for i in 0..t.len() {
+                assert_eq!(w[t.offset() + i], t.get(i), "{}[{i}]", t.name());
+            }
+        }
+        assert_eq!(Table::PsqtKnight.get(3), PSQT[1][3]);
+    }
+}

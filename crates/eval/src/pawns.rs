@@ -6,23 +6,26 @@ use core::fmt;
 
 use cutoff_board::{Bitboard, Board, Color, PieceType};
 
+use crate::eval::{Sink, Sum};
 use crate::masks::{ADJACENT_FILES, FORWARD_FILE, PASSED_SPAN, pawn_attacks};
-use crate::params::{PAWN_BACKWARD, PAWN_CONNECTED, PAWN_DOUBLED, PAWN_ISOLATED, PAWN_PASSED};
+use crate::params::Table;
 use crate::score::Score;
 
-/// The pawn-structure score of each side, `[white, black]`, each from its own point of view.
+/// Reports the pawn structure of both sides to `sink` and returns each side's passed pawns,
+/// `[white, black]`.
 #[inline]
-pub(crate) fn structure(board: &Board) -> [Score; 2] {
+pub(crate) fn structure<S: Sink>(board: &Board, sink: &mut S) -> [Bitboard; 2] {
     let white = board.colored_pieces(Color::White, PieceType::Pawn);
     let black = board.colored_pieces(Color::Black, PieceType::Pawn);
-    [side(Color::White, white, black), side(Color::Black, black, white)]
+    [side(Color::White, white, black, sink), side(Color::Black, black, white, sink)]
 }
 
-/// The pawn-structure score of the pawns `own` of `color` facing the enemy pawns `theirs`.
-fn side(color: Color, own: Bitboard, theirs: Bitboard) -> Score {
+/// The pawn structure of the pawns `own` of `color` facing the enemy pawns `theirs`; returns
+/// the passed pawns.
+fn side<S: Sink>(color: Color, own: Bitboard, theirs: Bitboard, sink: &mut S) -> Bitboard {
     let c = color as usize;
     let their_attacks = pawn_attacks(!color, theirs);
-    let mut score = Score::ZERO;
+    let mut passed_pawns = Bitboard::EMPTY;
     for sq in own {
         let file = sq.file() as usize;
         let rank = sq.rank().relative_to(color) as usize;
@@ -42,28 +45,45 @@ fn side(color: Color, own: Bitboard, theirs: Bitboard) -> Score {
         let passed = !doubled && !theirs.intersects(PASSED_SPAN[c][sq as usize]);
 
         if doubled {
-            score += PAWN_DOUBLED;
+            sink.add(color, Table::PawnDoubled, 0, 1);
         }
         if isolated {
-            score += PAWN_ISOLATED;
+            sink.add(color, Table::PawnIsolated, 0, 1);
         }
         if backward {
-            score += PAWN_BACKWARD;
+            sink.add(color, Table::PawnBackward, 0, 1);
         }
         if connected {
-            score += PAWN_CONNECTED[rank];
+            sink.add(color, Table::PawnConnected, rank, 1);
         }
         if passed {
-            score += PAWN_PASSED[rank];
+            sink.add(color, Table::PawnPassed, rank, 1);
+            passed_pawns |= sq.bitboard();
         }
     }
-    score
+    passed_pawns
+}
+
+/// The pawn structure scores `[white, black]` (each from its own side's view) and passed
+/// pawns of a position: what the [`PawnCache`] keeps.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub(crate) struct PawnEntry {
+    pub(crate) scores: [Score; 2],
+    pub(crate) passed: [Bitboard; 2],
+}
+
+/// Evaluates the pawn structure of `board` into a [`PawnEntry`].
+#[inline]
+pub(crate) fn entry(board: &Board) -> PawnEntry {
+    let mut sum = Sum::default();
+    let passed = structure(board, &mut sum);
+    PawnEntry { scores: sum.0, passed }
 }
 
 #[derive(Clone, Copy, Default, Debug)]
 struct Entry {
     key: u64,
-    scores: [Score; 2],
+    entry: PawnEntry,
 }
 
 /// A small hash table of pawn-structure scores keyed by [`Board::pawn_key`].
@@ -87,7 +107,7 @@ pub struct PawnCache {
 }
 
 impl PawnCache {
-    /// The number of entries of [`PawnCache::default`] (24 bytes each, 192 KiB in all).
+    /// The number of entries of [`PawnCache::default`] (40 bytes each, 320 KiB in all).
     pub const DEFAULT_ENTRIES: usize = 8192;
 
     /// A cache of `entries` slots, rounded up to a power of two (at least 1).
@@ -111,19 +131,19 @@ impl PawnCache {
     /// Forgets every stored entry.
     pub fn clear(&mut self) {
         // An all-zero entry is correct for pawn key 0, which is the key of "no pawns":
-        // the pawn-structure score of an empty pawn set is zero. So no valid flag is needed.
+        // an empty pawn set scores zero and has no passed pawns. So no valid flag is needed.
         self.entries.fill(Entry::default());
     }
 
-    /// The pawn-structure scores `[white, black]` of `board`, from the cache or computed and stored.
+    /// The pawn structure of `board`, from the cache or computed and stored.
     #[inline]
-    pub(crate) fn probe(&mut self, board: &Board) -> [Score; 2] {
+    pub(crate) fn probe(&mut self, board: &Board) -> PawnEntry {
         let key = board.pawn_key();
         let slot = &mut self.entries[key as usize & self.mask];
         if slot.key != key {
-            *slot = Entry { key, scores: structure(board) };
+            *slot = Entry { key, entry: entry(board) };
         }
-        slot.scores
+        slot.entry
     }
 }
 

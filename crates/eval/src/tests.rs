@@ -3,7 +3,6 @@
 use cutoff_board::{Board, Color, PieceType, Square};
 
 use crate::params::*;
-use crate::pawns::structure;
 use crate::{PawnCache, S, Score, Term, trace};
 
 fn board(fen: &str) -> Board {
@@ -11,7 +10,7 @@ fn board(fen: &str) -> Board {
 }
 
 fn pawn_scores(fen: &str) -> [Score; 2] {
-    structure(&board(fen))
+    crate::pawns::entry(&board(fen)).scores
 }
 
 #[test]
@@ -88,8 +87,8 @@ fn cache_matches_and_replaces() {
         ["4k3/pppppppp/8/8/8/8/1P1P4/4K3 w - - 0 1", "4k3/8/8/8/8/P7/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"]
     {
         let b = board(fen);
-        assert_eq!(cache.probe(&b), structure(&b));
-        assert_eq!(cache.probe(&b), structure(&b));
+        assert_eq!(cache.probe(&b), crate::pawns::entry(&b));
+        assert_eq!(cache.probe(&b), crate::pawns::entry(&b));
     }
     cache.clear();
     assert_eq!(PawnCache::default().len(), PawnCache::DEFAULT_ENTRIES);

@@ -18,19 +18,21 @@ pub enum Term {
     Mobility,
     /// Pawn structure: doubled, isolated, backward, connected and passed pawns.
     Pawns,
+    /// Passed pawns beyond the pawn structure: blocked, free path, king distances.
+    Passed,
     /// King safety: pawn shield, open files by the king, enemy attacks on the king zone.
     KingSafety,
-    /// Bishops on both square colours.
-    BishopPair,
-    /// Rooks on open and semi-open files.
-    Rooks,
+    /// Enemy pieces attacked by lesser pieces, hanging pieces.
+    Threats,
+    /// Piece placement: bishop pair, outposts, rooks on open files and the seventh rank.
+    Pieces,
     /// The side to move's bonus.
     Tempo,
 }
 
 impl Term {
     /// The number of terms.
-    pub const COUNT: usize = 8;
+    pub const COUNT: usize = 9;
 
     /// Every term, in the order of the [`Trace`] table.
     pub const ALL: [Term; Term::COUNT] = [
@@ -38,9 +40,10 @@ impl Term {
         Term::Psqt,
         Term::Mobility,
         Term::Pawns,
+        Term::Passed,
         Term::KingSafety,
-        Term::BishopPair,
-        Term::Rooks,
+        Term::Threats,
+        Term::Pieces,
         Term::Tempo,
     ];
 
@@ -51,9 +54,10 @@ impl Term {
             Term::Psqt => "Piece-square",
             Term::Mobility => "Mobility",
             Term::Pawns => "Pawns",
+            Term::Passed => "Passed pawns",
             Term::KingSafety => "King safety",
-            Term::BishopPair => "Bishop pair",
-            Term::Rooks => "Rooks",
+            Term::Threats => "Threats",
+            Term::Pieces => "Pieces",
             Term::Tempo => "Tempo",
         }
     }
@@ -105,7 +109,7 @@ impl Trace {
 
     /// The sum of every term from White's point of view, before blending.
     pub fn total(&self) -> Score {
-        crate::eval::white_total(&self.terms)
+        self.terms.iter().map(|t| t[0] - t[1]).sum()
     }
 
     /// The game phase of the position (see [`phase`](crate::phase)).

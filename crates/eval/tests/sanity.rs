@@ -73,16 +73,16 @@ fn doubled_and_isolated_pawns_are_penalised() {
 #[test]
 fn bishop_pair_bonus() {
     let t = trace(&board("2b1kn2/8/8/8/8/8/8/2B1KB2 w - - 0 1"));
-    assert_eq!(t.get(Term::BishopPair, Color::White), BISHOP_PAIR);
-    assert_eq!(t.get(Term::BishopPair, Color::Black), Score::ZERO);
+    assert_eq!(t.get(Term::Pieces, Color::White), BISHOP_PAIR);
+    assert_eq!(t.get(Term::Pieces, Color::Black), Score::ZERO);
     // Two bishops on the same colour are no pair.
     let t = trace(&board("4k3/8/8/8/8/8/8/2B1K1B1 w - - 0 1"));
-    assert_eq!(t.get(Term::BishopPair, Color::White), Score::ZERO);
+    assert_eq!(t.get(Term::Pieces, Color::White), Score::ZERO);
 }
 
 #[test]
 fn rooks_like_open_files() {
-    let rooks = |fen: &str| trace(&board(fen)).get(Term::Rooks, Color::White);
+    let rooks = |fen: &str| trace(&board(fen)).get(Term::Pieces, Color::White);
     let open = rooks("4k3/pp4pp/8/8/8/8/PP4PP/3RK3 w - - 0 1");
     let semi_open = rooks("4k3/pp1p2pp/8/8/8/8/PP4PP/3RK3 w - - 0 1");
     let closed = rooks("4k3/pp1p2pp/8/8/8/8/PP1P2PP/3RK3 w - - 0 1");
