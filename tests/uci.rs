@@ -161,6 +161,8 @@ fn handshake_reports_id_options_and_uciok() {
         ("Move Overhead", "spin"),
         ("UCI_Chess960", "check"),
         ("Clear Hash", "button"),
+        ("OwnBook", "check"),
+        ("BookFile", "string"),
     ] {
         let Some(o) = find(name) else { e.fail(&format!("option '{name}' missing")) };
         let ok = o.kind == kind
@@ -170,15 +172,18 @@ fn handshake_reports_id_options_and_uciok() {
                     _ => false,
                 },
                 "check" => matches!(o.default.as_deref(), Some("true" | "false")) && o.min.is_none(),
+                // UCI writes an empty string default as `<empty>`.
+                "string" => o.default.as_deref() == Some("<empty>") && o.min.is_none() && o.max.is_none(),
                 _ => o.default.is_none() && o.min.is_none() && o.max.is_none(),
             };
         e.ensure(ok, format!("option '{name}' should be a well-formed {kind}: {o:?}"));
     }
-    e.ensure(options.len() == 7, format!("expected exactly the 7 documented options, got {options:?}"));
+    e.ensure(options.len() == 9, format!("expected exactly the 9 documented options, got {options:?}"));
     // Defaults that GUIs rely on.
     let default = |name: &str| find(name).and_then(|o| o.default.clone()).unwrap_or_default();
     e.ensure(default("UCI_Chess960") == "false", "UCI_Chess960 must default to false");
     e.ensure(default("Ponder") == "false", "Ponder should default to false");
+    e.ensure(default("OwnBook") == "false", "OwnBook must default to false (match tools bring their own openings)");
     e.ensure(default("Threads") == "1" && find("Threads").and_then(|o| o.min) == Some(1), "Threads: default 1, min 1");
     e.ensure(default("MultiPV") == "1" && find("MultiPV").and_then(|o| o.min) == Some(1), "MultiPV: default 1, min 1");
     e.ensure(find("Hash").and_then(|o| o.min).is_some_and(|m| m >= 1), "Hash min must be at least 1 MiB");
@@ -195,6 +200,8 @@ fn handshake_reports_id_options_and_uciok() {
         "setoption name Move Overhead value 10",
         "setoption name UCI_Chess960 value false",
         "setoption name Clear Hash",
+        "setoption name OwnBook value false",
+        "setoption name BookFile value <empty>",
         "setoption name hash value 16", // option names are case-insensitive
     ] {
         let out = e.command(cmd);

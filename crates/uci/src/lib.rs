@@ -100,6 +100,13 @@ pub struct Uci {
     chess960: bool,
     ponder_option: bool,
     debug: bool,
+    /// `OwnBook`: play from the book when it has a move.
+    own_book: bool,
+    /// The book loaded from `BookFile`, if any.
+    book: Option<cutoff_book::Book>,
+    /// The book's move choice, seeded once per process (so a run is reproducible, and
+    /// successive games of one process still vary).
+    book_rng: cutoff_book::BookRng,
 }
 
 impl std::fmt::Debug for Uci {
@@ -107,6 +114,9 @@ impl std::fmt::Debug for Uci {
         f.debug_struct("Uci").field("board", &self.board).finish_non_exhaustive()
     }
 }
+
+/// The seed of the book's move choice.
+const BOOK_SEED: u64 = 0x00C0_FFEE;
 
 /// Stack size of the search thread (the recursion keeps a move picker per ply).
 const SEARCH_STACK: usize = 64 << 20;
@@ -131,6 +141,9 @@ impl Uci {
             chess960: false,
             ponder_option: false,
             debug: false,
+            own_book: false,
+            book: None,
+            book_rng: cutoff_book::BookRng::new(BOOK_SEED),
         }
     }
 
@@ -398,6 +411,11 @@ impl Uci {
         if !self.position_set {
             self.info("go before position: searching the start position");
         }
+        if let Some(mv) = self.book_move(&limits) {
+            self.info(&format!("book move {}", self.board.uci(mv)));
+            self.out.line(&format!("bestmove {}", self.board.uci(mv)));
+            return;
+        }
         if limits.ponder && !self.ponder_option {
             log::debug!("go ponder without the Ponder option set");
         }
@@ -412,6 +430,35 @@ impl Uci {
             move |control: &SearchControl| search_thread(engine, control, out, board, history, limits, debug, busy);
         if !self.spawn_job(Job::Search, ponder, work) {
             self.out.line("bestmove 0000");
+        }
+    }
+
+    /// A move from the book for `go` with `limits`: only with `OwnBook` on and a book loaded,
+    /// and never for `go infinite`, `go ponder` or `searchmoves` (which ask for a search).
+    fn book_move(&mut self, limits: &Limits) -> Option<Move> {
+        if !self.own_book || limits.infinite || limits.ponder || !limits.searchmoves.is_empty() {
+            return None;
+        }
+        let book = self.book.as_ref()?;
+        book.choose(&self.board, &mut self.book_rng)
+    }
+
+    /// `setoption name BookFile`: loads the book at once, so a bad file is reported when it
+    /// is named; on failure the previous book is dropped and play goes on without one.
+    fn load_book(&mut self, path: Option<String>) {
+        self.book = None;
+        let Some(path) = path else { return };
+        match cutoff_book::Book::open(&path) {
+            Ok(book) if book.is_empty() => {
+                self.info(&format!("book {}: no entries; playing without a book", truncate(&path)))
+            }
+            Ok(book) => {
+                if self.debug {
+                    self.info(&format!("book {}: {} entries", truncate(&path), book.len()));
+                }
+                self.book = Some(book);
+            }
+            Err(e) => self.info(&format!("book {}: {e}; playing without a book", truncate(&path))),
         }
     }
 
@@ -541,6 +588,13 @@ impl Uci {
                 }
             }
             (EngineOption::ClearHash, OptionValue::Button) => self.with_engine(|e| e.clear_hash()),
+            (EngineOption::OwnBook, OptionValue::Check(b)) => {
+                self.own_book = b;
+                if b && self.book.is_none() {
+                    self.info("OwnBook is on but no book is loaded (set BookFile)");
+                }
+            }
+            (EngineOption::BookFile, OptionValue::String(path)) => self.load_book(path),
             _ => {}
         }
     }

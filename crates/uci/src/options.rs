@@ -14,9 +14,11 @@ pub(crate) enum EngineOption {
     MoveOverhead,
     Chess960,
     ClearHash,
+    OwnBook,
+    BookFile,
 }
 
-pub(crate) const OPTIONS: [EngineOption; 7] = [
+pub(crate) const OPTIONS: [EngineOption; 9] = [
     EngineOption::Hash,
     EngineOption::Threads,
     EngineOption::MultiPv,
@@ -24,13 +26,17 @@ pub(crate) const OPTIONS: [EngineOption; 7] = [
     EngineOption::MoveOverhead,
     EngineOption::Chess960,
     EngineOption::ClearHash,
+    EngineOption::OwnBook,
+    EngineOption::BookFile,
 ];
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum OptionValue {
     Spin(i64),
     Check(bool),
     Button,
+    /// A string option's value; `None` for UCI's `<empty>` (or no value at all).
+    String(Option<String>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,9 +61,17 @@ impl fmt::Display for OptionError {
 }
 
 enum Kind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
     Button,
+    /// A string whose default is empty (`<empty>` in UCI).
+    String,
 }
 
 impl EngineOption {
@@ -70,6 +84,8 @@ impl EngineOption {
             EngineOption::MoveOverhead => "Move Overhead",
             EngineOption::Chess960 => "UCI_Chess960",
             EngineOption::ClearHash => "Clear Hash",
+            EngineOption::OwnBook => "OwnBook",
+            EngineOption::BookFile => "BookFile",
         }
     }
 
@@ -82,6 +98,8 @@ impl EngineOption {
             EngineOption::MoveOverhead => Kind::Spin { default: 30, min: 0, max: 5_000 },
             EngineOption::Chess960 => Kind::Check { default: false },
             EngineOption::ClearHash => Kind::Button,
+            EngineOption::OwnBook => Kind::Check { default: false },
+            EngineOption::BookFile => Kind::String,
         }
     }
 
@@ -93,6 +111,7 @@ impl EngineOption {
             }
             Kind::Check { default } => format!("option name {name} type check default {default}"),
             Kind::Button => format!("option name {name} type button"),
+            Kind::String => format!("option name {name} type string default <empty>"),
         }
     }
 
@@ -100,6 +119,10 @@ impl EngineOption {
         let name = self.name();
         match self.kind() {
             Kind::Button => Ok(OptionValue::Button),
+            Kind::String => {
+                let v = value.map(str::trim).filter(|v| !v.is_empty() && *v != "<empty>");
+                Ok(OptionValue::String(v.map(str::to_owned)))
+            }
             Kind::Spin { min, max, .. } => {
                 let v = value.map(str::trim).filter(|v| !v.is_empty()).ok_or(OptionError::Missing(name))?;
                 let n: i64 = v.parse().map_err(|_| OptionError::NotANumber(name, v.chars().take(40).collect()))?;
@@ -133,5 +156,8 @@ mod tests {
         assert_eq!(EngineOption::Ponder.parse(Some("TRUE")), Ok(OptionValue::Check(true)));
         assert!(EngineOption::Chess960.parse(Some("yes")).is_err());
         assert_eq!(EngineOption::ClearHash.parse(None), Ok(OptionValue::Button));
+        assert_eq!(EngineOption::BookFile.parse(Some(" a b.bin ")), Ok(OptionValue::String(Some("a b.bin".into()))));
+        assert_eq!(EngineOption::BookFile.parse(Some("<empty>")), Ok(OptionValue::String(None)));
+        assert_eq!(EngineOption::BookFile.parse(None), Ok(OptionValue::String(None)));
     }
 }
