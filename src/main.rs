@@ -4,7 +4,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use cutoff_board::{Board, STARTPOS_FEN};
+use cutoff_board::{Board, CastlingMode, STARTPOS_FEN};
 
 #[derive(Parser, Debug)]
 #[command(name = "cutoff", version, about = "Cutoff, a UCI chess engine")]
@@ -61,7 +61,7 @@ fn main() -> ExitCode {
 }
 
 fn perft(depth: u32, fen: &str, chess960: bool) -> ExitCode {
-    let board = match Board::from_fen(fen, chess960) {
+    let board = match Board::from_fen(fen, CastlingMode::from_chess960(chess960)) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("error: {e}");

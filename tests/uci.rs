@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use common::check::{self, Info, Score, Search};
 use common::{Engine, TIMEOUT};
-use cutoff_board::{Board, Color, Game, Outcome, STARTPOS_FEN};
+use cutoff_board::{Board, CastlingMode, Color, Game, Outcome, STARTPOS_FEN};
 
 /// Kiwipete: a busy middlegame position with castling, pins and en passant tricks.
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -23,7 +23,7 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 const MAX_STOP_LATENCY: Duration = Duration::from_millis(500);
 
 fn board(fen: &str) -> Board {
-    Board::from_fen(fen, false).unwrap_or_else(|e| panic!("test FEN {fen}: {e}"))
+    Board::from_fen(fen, CastlingMode::Standard).unwrap_or_else(|e| panic!("test FEN {fen}: {e}"))
 }
 
 /// The board after `moves` (UCI notation) from the start position.
@@ -628,7 +628,7 @@ fn go_perft_divides_standard_and_chess960() {
 
     // Chess960: castling is king-takes-rook. Switching the option re-reads the position.
     e.send("setoption name UCI_Chess960 value true");
-    let b960 = Board::from_fen(fen, true).expect("valid");
+    let b960 = Board::from_fen(fen, CastlingMode::Chess960).expect("valid");
     let (divide, _) = go_perft(&mut e, &b960, 1);
     let moves: Vec<&str> = divide.iter().map(|(m, _)| m.as_str()).collect();
     e.ensure(moves.contains(&"e1h1") && moves.contains(&"e1a1"), format!("960 castling: {moves:?}"));
@@ -641,7 +641,7 @@ fn go_perft_divides_standard_and_chess960() {
         ("qb1nrkbr/1pppp1p1/1n3p2/p1B4p/8/3P1P1P/PPP1P1P1/QBNNRK1R w HEhe - 0 9", Some("f1h1"), 25620),
         ("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", None, 12189),
     ] {
-        let b = Board::from_fen(fen, true).expect("suite FEN");
+        let b = Board::from_fen(fen, CastlingMode::Chess960).expect("suite FEN");
         e.send(&format!("position fen {fen}"));
         let fen_back = engine_fen(&mut e);
         e.ensure(fen_back == fen, format!("d shows {fen_back} for {fen}"));

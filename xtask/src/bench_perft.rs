@@ -81,7 +81,7 @@ struct Boards {
 
 impl Boards {
     fn new(position: &Position) -> Result<Boards> {
-        let cutoff = cutoff_board::Board::from_fen(position.fen, false)
+        let cutoff = cutoff_board::Board::from_fen(position.fen, cutoff_board::CastlingMode::Standard)
             .map_err(|e| format!("cutoff-board rejects {}: {e}", position.fen))?;
         let cozy = cozy_chess::Board::from_fen(position.fen, false)
             .map_err(|e| format!("cozy-chess rejects {}: {e:?}", position.fen))?;

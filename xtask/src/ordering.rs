@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use cutoff_board::Board;
+use cutoff_board::{Board, CastlingMode};
 use cutoff_ordering::OrderingConfig;
 use cutoff_search::{Engine, Features, Limits, SearchControl, SearchOptions, Stats};
 
@@ -213,12 +213,12 @@ pub fn run(args: &OrderingArgs) -> crate::util::Result<ExitCode> {
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
-        .filter_map(|l| Board::from_fen(l, false).ok())
+        .filter_map(|l| Board::from_fen(l, CastlingMode::Standard).ok())
         .collect();
     if let Some(n) = args.positions {
         fens.truncate(n);
     }
-    let kiwipete = [Board::from_fen(KIWIPETE, false)?];
+    let kiwipete = [Board::from_fen(KIWIPETE, CastlingMode::Standard)?];
     let started = Instant::now();
 
     let mut md = String::new();

@@ -15,7 +15,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
-use cutoff_board::Board;
+use cutoff_board::{Board, CastlingMode};
 
 use crate::progress::{self, Progress};
 use crate::util::{self, Result};
@@ -217,7 +217,7 @@ struct JobResult {
 
 fn check(job: &Job<'_>, chess960: bool, node_counter: &AtomicU64) -> JobResult {
     let mut result = JobResult::default();
-    let board = match Board::from_fen(&job.line.fen, chess960) {
+    let board = match Board::from_fen(&job.line.fen, CastlingMode::from_chess960(chess960)) {
         Ok(board) => board,
         Err(err) => {
             result.failed = job.entries.len();

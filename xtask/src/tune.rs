@@ -195,7 +195,8 @@ fn parse_line(line: &str) -> Result<(Board, f32, Option<f32>)> {
     if fen.len() < 4 {
         return Err("fewer than four FEN fields".into());
     }
-    let board = Board::from_fen(&format!("{} 0 1", fen.join(" ")), false).map_err(|e| format!("bad FEN: {e}"))?;
+    let board = Board::from_fen(&format!("{} 0 1", fen.join(" ")), cutoff_board::CastlingMode::Standard)
+        .map_err(|e| format!("bad FEN: {e}"))?;
     let rest: String = fields.collect::<Vec<_>>().join(" ");
     let (mut result, mut score) = (None, None);
     for op in rest.split(';').map(str::trim).filter(|op| !op.is_empty()) {

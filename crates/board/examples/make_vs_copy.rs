@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use cutoff_board::{Board, GenKind, MoveList};
+use cutoff_board::{Board, CastlingMode, GenKind, MoveList};
 
 fn perft_copy(board: &Board, depth: u32) -> u64 {
     if depth == 1 {
@@ -48,7 +48,7 @@ fn main() {
         ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5),
     ];
     for (name, fen, depth) in cases {
-        let board = Board::from_fen(fen, false).expect("valid FEN");
+        let board = Board::from_fen(fen, CastlingMode::Standard).expect("valid FEN");
         let (mut copy, mut unmake) = (Vec::new(), Vec::new());
         for _ in 0..7 {
             let t = Instant::now();

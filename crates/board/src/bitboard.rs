@@ -115,10 +115,10 @@ impl Bitboard {
     /// Whether the set holds at least one square.
     ///
     /// ```
-    /// use cutoff_board::{Bitboard, Board};
+    /// use cutoff_board::{Bitboard, Board, CastlingMode};
     /// assert!(!Bitboard::EMPTY.is_nonempty());
     /// // Fool's mate: White is checkmated by the queen on h4.
-    /// let board = Board::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", false).unwrap();
+    /// let board = Board::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", CastlingMode::Standard).unwrap();
     /// assert!(board.checkers().is_nonempty());
     /// ```
     #[inline(always)]

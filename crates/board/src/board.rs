@@ -4,7 +4,9 @@ use core::fmt;
 
 use crate::attacks;
 use crate::zobrist;
-use crate::{Bitboard, CastlingRights, CastlingSide, Color, File, Move, MoveKind, Piece, PieceType, Rank, Square};
+use crate::{
+    Bitboard, CastlingMode, CastlingRights, CastlingSide, Color, File, Move, MoveKind, Piece, PieceType, Rank, Square,
+};
 
 /// A chess position (standard chess or Chess960) with everything needed to generate and
 /// make moves: bitboards by piece type and colour, a square-to-piece table, castling rights
@@ -58,8 +60,8 @@ const DEFAULT_CASTLE_ROOKS: [[Square; 2]; 2] = [[Square::H1, Square::A1], [Squar
 /// The FEN of the standard starting position.
 ///
 /// ```
-/// use cutoff_board::{Board, STARTPOS_FEN};
-/// assert_eq!(Board::from_fen(STARTPOS_FEN, false).unwrap(), Board::default());
+/// use cutoff_board::{Board, CastlingMode, STARTPOS_FEN};
+/// assert_eq!(Board::from_fen(STARTPOS_FEN, CastlingMode::Standard).unwrap(), Board::default());
 /// assert_eq!(Board::default().fen().to_string(), STARTPOS_FEN);
 /// ```
 pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -72,7 +74,7 @@ impl Board {
     /// assert_eq!(Board::startpos().fen().to_string(), cutoff_board::STARTPOS_FEN);
     /// ```
     pub fn startpos() -> Board {
-        match Board::from_fen(STARTPOS_FEN, false) {
+        match Board::from_fen(STARTPOS_FEN, CastlingMode::Standard) {
             Ok(b) => b,
             Err(_) => unreachable!("the start position is valid"),
         }
@@ -194,9 +196,9 @@ impl Board {
     /// The square of `color`'s king.
     ///
     /// ```
-    /// use cutoff_board::{Board, Color, Square};
+    /// use cutoff_board::{Board, CastlingMode, Color, Square};
     /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    /// let mut board = Board::from_fen(kiwipete, false).unwrap();
+    /// let mut board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
     /// assert_eq!(board.king(Color::White), Square::E1);
     /// board.play(board.parse_san("O-O").unwrap());
     /// assert_eq!(board.king(Color::White), Square::G1);
@@ -293,14 +295,27 @@ impl Board {
     /// Whether this board follows Chess960 castling rules and notation.
     ///
     /// ```
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
-    /// assert!(Board::from_fen(fen, true).unwrap().is_chess960());
+    /// assert!(Board::from_fen(fen, CastlingMode::Chess960).unwrap().is_chess960());
     /// assert!(!Board::default().is_chess960());
     /// ```
     #[inline(always)]
     pub fn is_chess960(&self) -> bool {
         self.chess960
+    }
+
+    /// The castling rules and notation this board follows.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, CastlingMode};
+    /// assert_eq!(Board::default().castling_mode(), CastlingMode::Standard);
+    /// let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+    /// assert_eq!(Board::from_fen(fen, CastlingMode::Chess960).unwrap().castling_mode(), CastlingMode::Chess960);
+    /// ```
+    #[inline(always)]
+    pub fn castling_mode(&self) -> CastlingMode {
+        CastlingMode::from_chess960(self.chess960)
     }
 
     /// The Zobrist key of the position (pieces, side to move, castling rights, en passant file).
@@ -346,9 +361,9 @@ impl Board {
     /// The pieces giving check to the side to move.
     ///
     /// ```
-    /// use cutoff_board::{Board, Square};
+    /// use cutoff_board::{Board, CastlingMode, Square};
     /// // Fool's mate: 1.f3 e5 2.g4 Qh4#.
-    /// let board = Board::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", false).unwrap();
+    /// let board = Board::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", CastlingMode::Standard).unwrap();
     /// assert_eq!(board.checkers(), Square::H4.bitboard());
     /// assert!(Board::default().checkers().is_empty());
     /// ```
@@ -360,8 +375,8 @@ impl Board {
     /// Whether the side to move is in check.
     ///
     /// ```
-    /// use cutoff_board::Board;
-    /// let board = Board::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", false).unwrap();
+    /// use cutoff_board::{Board, CastlingMode};
+    /// let board = Board::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", CastlingMode::Standard).unwrap();
     /// assert!(board.in_check());
     /// assert_eq!(board.legal_moves().len(), 0); // and mated
     /// assert!(!Board::default().in_check());
@@ -374,9 +389,9 @@ impl Board {
     /// The pieces of the side to move that are pinned to their king.
     ///
     /// ```
-    /// use cutoff_board::{Board, Square};
+    /// use cutoff_board::{Board, CastlingMode, Square};
     /// // 1.d3 e5 2.Nc3 Bb4: the knight is pinned to the king on e1.
-    /// let board = Board::from_fen("rnbqk1nr/pppp1ppp/8/4p3/1b6/2NP4/PPP1PPPP/R1BQKBNR w KQkq - 2 3", false).unwrap();
+    /// let board = Board::from_fen("rnbqk1nr/pppp1ppp/8/4p3/1b6/2NP4/PPP1PPPP/R1BQKBNR w KQkq - 2 3", CastlingMode::Standard).unwrap();
     /// assert_eq!(board.pinned(), Square::C3.bitboard());
     /// assert!(board.legal_moves().iter().all(|mv| mv.from() != Square::C3));
     /// ```
@@ -546,14 +561,20 @@ impl Board {
 
     /// Plays `mv`, which must be legal in this position (for example one produced by
     /// [`Board::generate`] or accepted by [`Board::is_legal`]). An illegal move leaves the
-    /// board in an unspecified (but memory-safe) state; use [`Board::try_play`] for moves
-    /// that come from outside.
+    /// board in an unspecified (but memory-safe) state (a king may even be captured); use
+    /// [`Board::try_play`] (checked, with an [`IllegalMoveError`]) for moves that come from
+    /// outside. Debug builds panic on a move that is not even pseudo-legal in shape: no piece
+    /// of the side to move on `from`, a capture of a king or of an own piece.
+    ///
+    /// A full legality check costs about as much as generating the move, which is what the
+    /// unchecked variant exists to avoid in search and perft; the checked variants are
+    /// [`Board::try_play`], [`Board::try_san`], [`Board::try_see`] and [`Board::try_see_ge`].
     ///
     /// ```
-    /// use cutoff_board::{Board, Color};
+    /// use cutoff_board::{Board, CastlingMode, Color};
     /// // Copy-make over every legal move of Kiwipete: each child is consistent.
     /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    /// let board = Board::from_fen(kiwipete, false).unwrap();
+    /// let board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
     /// for mv in board.legal_moves() {
     ///     let mut child = board;
     ///     child.play_unchecked(mv);
@@ -567,6 +588,20 @@ impl Board {
         self.apply(mv);
     }
 
+    /// Debug builds: panics unless a piece of the side to move stands on `mv.from()` and
+    /// (except for castling) `mv.to()` holds neither a king nor a piece of the side to move.
+    /// A cheap shape check, not full legality (which costs a move generation).
+    #[inline(always)]
+    pub(crate) fn debug_assert_mover(&self, mv: Move) {
+        if cfg!(debug_assertions) {
+            let us = self.side_to_move;
+            let ours = self.mailbox[mv.from() as usize].is_some_and(|p| p.color() == us);
+            let target_ok = mv.is_castle()
+                || self.mailbox[mv.to() as usize].is_none_or(|p| p.color() != us && p.kind() != PieceType::King);
+            assert!(ours && target_ok, "the move {mv:?} is illegal in {}", self.fen());
+        }
+    }
+
     /// The body of [`Board::play_unchecked`], inlined into [`Board::make_move`] as well.
     #[inline(always)]
     fn apply(&mut self, mv: Move) {
@@ -574,8 +609,8 @@ impl Board {
         let them = !us;
         let from = mv.from();
         let to = mv.to();
+        self.debug_assert_mover(mv);
         let Some(piece) = self.mailbox[from as usize] else {
-            debug_assert!(false, "no piece on {from}");
             return;
         };
 
@@ -689,9 +724,9 @@ impl Board {
     /// board, restoring the position exactly.
     ///
     /// ```
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    /// let mut board = Board::from_fen(kiwipete, false).unwrap();
+    /// let mut board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
     /// let before = board;
     /// for mv in before.legal_moves() {
     ///     let undo = board.make_move(mv);
@@ -814,8 +849,8 @@ impl Board {
     /// bishops all on squares of one colour.
     ///
     /// ```
-    /// use cutoff_board::Board;
-    /// assert!(Board::from_fen("8/3k4/8/8/8/4B3/4KB2/2B5 w - - 0 1", false).unwrap().is_insufficient_material());
+    /// use cutoff_board::{Board, CastlingMode};
+    /// assert!(Board::from_fen("8/3k4/8/8/8/4B3/4KB2/2B5 w - - 0 1", CastlingMode::Standard).unwrap().is_insufficient_material());
     /// assert!(!Board::default().is_insufficient_material());
     /// ```
     pub fn is_insufficient_material(&self) -> bool {
@@ -835,8 +870,8 @@ impl Board {
     /// pawn move. A checkmate on the 100th ply still wins; callers check for mate first.
     ///
     /// ```
-    /// use cutoff_board::Board;
-    /// let mut board = Board::from_fen("8/8/8/4k3/8/8/3QK3/8 w - - 99 80", false).unwrap();
+    /// use cutoff_board::{Board, CastlingMode};
+    /// let mut board = Board::from_fen("8/8/8/4k3/8/8/3QK3/8 w - - 99 80", CastlingMode::Standard).unwrap();
     /// assert!(!board.is_fifty_move_draw());
     /// board.play(board.parse_uci("d2d3").unwrap()); // the 100th ply without capture or pawn move
     /// assert_eq!(board.halfmove_clock(), 100);
@@ -890,9 +925,9 @@ impl Board {
 /// What [`Board::unmake_move`] needs to take a move back (returned by [`Board::make_move`]).
 ///
 /// ```
-/// use cutoff_board::{Board, Piece, Square};
+/// use cutoff_board::{Board, CastlingMode, Piece, Square};
 /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-/// let mut board = Board::from_fen(kiwipete, false).unwrap();
+/// let mut board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
 /// let dxe6 = board.parse_uci("d5e6").unwrap();
 /// let undo = board.make_move(dxe6);
 /// assert_eq!(board.piece_on(Square::E6), Some(Piece::WhitePawn));

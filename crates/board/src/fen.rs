@@ -4,19 +4,19 @@ use core::fmt;
 
 use crate::attacks;
 use crate::zobrist;
-use crate::{Bitboard, Board, CastlingRights, CastlingSide, Color, File, Piece, PieceType, Rank, Square};
+use crate::{Bitboard, Board, CastlingMode, CastlingRights, CastlingSide, Color, File, Piece, PieceType, Rank, Square};
 
 /// Why a FEN string could not be read. Each variant names the FEN field at fault.
 ///
 /// ```
-/// use cutoff_board::{Board, ParseFenError, PositionError};
-/// assert_eq!(Board::from_fen("", false), Err(ParseFenError::Empty));
+/// use cutoff_board::{Board, CastlingMode, ParseFenError, PositionError};
+/// assert_eq!(Board::from_fen("", CastlingMode::Standard), Err(ParseFenError::Empty));
 /// assert_eq!(
-///     Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", false),
+///     Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", CastlingMode::Standard),
 ///     Err(ParseFenError::SideToMove)
 /// );
 /// assert_eq!(
-///     Board::from_fen("8/8/8/8/8/8/8/8 w - - 0 1", false),
+///     Board::from_fen("8/8/8/8/8/8/8/8 w - - 0 1", CastlingMode::Standard),
 ///     Err(ParseFenError::Position(PositionError::MissingKing(cutoff_board::Color::White)))
 /// );
 /// ```
@@ -106,8 +106,8 @@ impl From<PositionError> for ParseFenError {
 /// Why a position is impossible (reported by [`Board::validate`]).
 ///
 /// ```
-/// use cutoff_board::{Board, Color, ParseFenError, PositionError};
-/// let error = |fen: &str| match Board::from_fen(fen, false) {
+/// use cutoff_board::{Board, CastlingMode, Color, ParseFenError, PositionError};
+/// let error = |fen: &str| match Board::from_fen(fen, CastlingMode::Standard) {
 ///     Err(ParseFenError::Position(e)) => Some(e),
 ///     _ => None,
 /// };
@@ -166,7 +166,8 @@ impl fmt::Display for PositionError {
 impl core::error::Error for PositionError {}
 
 impl Board {
-    /// Reads a position from FEN. `chess960` selects Chess960 castling rules and notation.
+    /// Reads a position from FEN, with the castling rules and notation of `mode` (standard
+    /// chess or Chess960). [`str::parse`] (`FromStr`) reads standard chess.
     ///
     /// Castling accepts `KQkq` (X-FEN: the outermost rook on that side) and rook files
     /// (Shredder-FEN, `HAha`) in both modes; in standard mode the king must be on the
@@ -175,15 +176,15 @@ impl Board {
     /// [`Board::validate`].
     ///
     /// ```
-    /// use cutoff_board::Board;
-    /// let b = Board::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", true).unwrap();
+    /// use cutoff_board::{Board, CastlingMode};
+    /// let b = Board::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", CastlingMode::Chess960).unwrap();
     /// assert_eq!(b.legal_moves().len(), 21);
     /// assert_eq!(b.fen().to_string(), "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
     /// ```
-    pub fn from_fen(fen: &str, chess960: bool) -> Result<Board, ParseFenError> {
+    pub fn from_fen(fen: &str, mode: CastlingMode) -> Result<Board, ParseFenError> {
         let mut fields = fen.split_ascii_whitespace();
         let placement = fields.next().ok_or(ParseFenError::Empty)?;
-        let mut board = Board::empty(chess960);
+        let mut board = Board::empty(mode.is_chess960());
 
         let ranks: arrayvec::ArrayVec<&str, 8> = {
             let mut v = arrayvec::ArrayVec::new();
@@ -287,9 +288,9 @@ impl Board {
     /// Boards built by [`Board::from_fen`] have passed this check already.
     ///
     /// ```
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    /// let board = Board::from_fen(kiwipete, false).unwrap();
+    /// let board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
     /// assert_eq!(board.validate(), Ok(()));
     /// for mv in board.legal_moves() {
     ///     let mut child = board;
@@ -374,9 +375,9 @@ impl Board {
     /// in Chess960. The en passant square is written only when a pawn could capture there.
     ///
     /// ```
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    /// assert_eq!(Board::from_fen(fen, false).unwrap().fen().to_string(), fen);
+    /// assert_eq!(Board::from_fen(fen, CastlingMode::Standard).unwrap().fen().to_string(), fen);
     /// ```
     pub fn fen(&self) -> Fen<'_> {
         Fen(self)
@@ -431,12 +432,12 @@ fn parse_castling(board: &mut Board, text: &str) -> Result<(), ParseFenError> {
 /// A FEN view of a [`Board`], printed by `Display` (see [`Board::fen`]).
 ///
 /// ```
-/// use cutoff_board::{Board, STARTPOS_FEN};
+/// use cutoff_board::{Board, CastlingMode, STARTPOS_FEN};
 /// let board = Board::default();
 /// let fen = board.fen();
 /// assert_eq!(format!("{fen}"), STARTPOS_FEN);
 /// // Chess960 boards write castling rights as rook files (Shredder-FEN).
-/// let chess960 = Board::from_fen(STARTPOS_FEN, true).unwrap();
+/// let chess960 = Board::from_fen(STARTPOS_FEN, CastlingMode::Chess960).unwrap();
 /// assert_eq!(chess960.fen().to_string(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
 /// ```
 #[derive(Clone, Copy, Debug)]

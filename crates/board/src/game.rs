@@ -7,8 +7,8 @@ use crate::{Board, Color, IllegalMoveError, Move};
 /// How a game ended, when it has.
 ///
 /// ```
-/// use cutoff_board::{Board, Color, Game, Outcome};
-/// let outcome = |fen: &str| Game::new(Board::from_fen(fen, false).unwrap()).outcome();
+/// use cutoff_board::{Board, CastlingMode, Color, Game, Outcome};
+/// let outcome = |fen: &str| Game::new(Board::from_fen(fen, CastlingMode::Standard).unwrap()).outcome();
 /// // Fool's mate: 1.f3 e5 2.g4 Qh4#.
 /// let fools_mate = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
 /// assert_eq!(outcome(fools_mate), Some(Outcome::Checkmate { winner: Color::Black }));
@@ -55,9 +55,9 @@ impl Game {
     /// A game starting from `board`.
     ///
     /// ```
-    /// use cutoff_board::{Board, Game};
+    /// use cutoff_board::{Board, CastlingMode, Game};
     /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    /// let board = Board::from_fen(kiwipete, false).unwrap();
+    /// let board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
     /// let game = Game::new(board);
     /// assert_eq!(game.board(), &board);
     /// assert!(game.history().is_empty());
@@ -126,6 +126,23 @@ impl Game {
     /// ```
     pub fn play_uci(&mut self, text: &str) -> Result<Move, crate::ParseUciMoveError> {
         let mv = self.board.parse_uci(text)?;
+        self.history.push(self.board.key());
+        self.board.play_unchecked(mv);
+        Ok(mv)
+    }
+
+    /// Parses a SAN move and plays it.
+    ///
+    /// ```
+    /// use cutoff_board::{Game, ParseSanError};
+    /// let mut game = Game::default();
+    /// let mv = game.play_san("Nf3").unwrap();
+    /// assert_eq!(game.board().uci(mv).to_string(), "g1f3");
+    /// assert_eq!(game.play_san("Nf3"), Err(ParseSanError::Illegal)); // Black to move
+    /// assert_eq!(game.history().len(), 1);
+    /// ```
+    pub fn play_san(&mut self, text: &str) -> Result<Move, crate::ParseSanError> {
+        let mv = self.board.parse_san(text)?;
         self.history.push(self.board.key());
         self.board.play_unchecked(mv);
         Ok(mv)

@@ -3,8 +3,21 @@
 #![warn(missing_docs)]
 
 extern crate alloc;
-#[cfg(feature = "std")]
+#[cfg(test)]
 extern crate std;
+
+/// The `arrayvec` crate, re-exported: [`MoveList`] and the result of [`Board::divide`] are
+/// `arrayvec` types, so it is part of this crate's public API (same version, no need to
+/// depend on it separately).
+///
+/// ```
+/// use cutoff_board::arrayvec::ArrayVec;
+/// use cutoff_board::{Board, Move, MoveList};
+/// let moves: MoveList = Board::default().legal_moves();
+/// let first_two: ArrayVec<Move, 2> = moves.iter().copied().take(2).collect();
+/// assert_eq!(first_two.len(), 2);
+/// ```
+pub use arrayvec;
 
 pub mod attacks;
 mod bitboard;
@@ -15,6 +28,7 @@ mod fen;
 mod game;
 mod movegen;
 mod mv;
+mod names;
 mod notation;
 mod perft;
 mod piece;
@@ -24,17 +38,28 @@ mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter};
 pub use board::{Board, IllegalMoveError, STARTPOS_FEN, Undo};
-pub use castling::{CastlingRights, CastlingSide};
+pub use castling::{CastlingMode, CastlingRights, CastlingSide};
 pub use color::Color;
 pub use fen::{Fen, ParseFenError, PositionError};
 pub use game::{Game, Outcome};
 pub use movegen::GenKind;
 pub use mv::{Move, MoveKind, MoveList};
+pub use names::ParseNameError;
 pub use notation::san::{ParseSanError, San};
 pub use notation::uci::{ParseUciMoveError, UciMove};
 pub use piece::{Piece, PieceType};
 pub use see::SEE_VALUES;
 pub use square::{File, ParseSquareError, Rank, Square};
+
+/// The deepest ply from the root that a search built on these crates reaches. It is the one
+/// ply limit of Cutoff, defined here, in the lowest crate that needs it: `cutoff-ordering`
+/// sizes its killer table with it, `cutoff-tt` bounds mate distances with it
+/// (`MATE_IN_MAX_PLY = MATE - MAX_PLY`), and Cutoff's search stops deepening there.
+///
+/// ```
+/// assert_eq!(cutoff_board::MAX_PLY, 128);
+/// ```
+pub const MAX_PLY: usize = 128;
 
 #[cfg(test)]
 mod tests;

@@ -16,17 +16,17 @@ use crate::{Bitboard, Board, CastlingRights, CastlingSide, Color, Move, MoveKind
 /// `Noisy ∪ Quiet = All`, and the two are disjoint.
 ///
 /// ```
-/// use cutoff_board::{Board, GenKind, MoveList};
+/// use cutoff_board::{Board, CastlingMode, GenKind, MoveList};
 /// let count = |board: &Board, kind| {
 ///     let mut moves = MoveList::new();
 ///     board.generate(kind, &mut moves);
 ///     moves.len()
 /// };
 /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-/// let board = Board::from_fen(kiwipete, false).unwrap();
+/// let board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
 /// assert_eq!(count(&board, GenKind::Noisy) + count(&board, GenKind::Quiet), count(&board, GenKind::All));
 /// // In check from the rook on e2, only evasions: Kxe2 (noisy), Kd1 and Kf1 (quiet).
-/// let check = Board::from_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", false).unwrap();
+/// let check = Board::from_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
 /// assert_eq!((count(&check, GenKind::Noisy), count(&check, GenKind::Quiet)), (1, 2));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -232,8 +232,8 @@ impl Board {
     /// Appends the legal moves of `kind` to `out`.
     ///
     /// ```
-    /// use cutoff_board::{Board, GenKind, MoveList};
-    /// let board = Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false).unwrap();
+    /// use cutoff_board::{Board, CastlingMode, GenKind, MoveList};
+    /// let board = Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", CastlingMode::Standard).unwrap();
     /// let (mut noisy, mut quiet) = (MoveList::new(), MoveList::new());
     /// board.generate(GenKind::Noisy, &mut noisy);
     /// board.generate(GenKind::Quiet, &mut quiet);
@@ -247,10 +247,10 @@ impl Board {
     /// The legal moves of this position in a new list.
     ///
     /// ```
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// assert_eq!(Board::default().legal_moves().len(), 20);
     /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    /// let board = Board::from_fen(kiwipete, false).unwrap();
+    /// let board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
     /// assert_eq!(board.legal_moves().len(), 48);
     /// assert!(board.legal_moves().iter().all(|&mv| board.is_legal(mv)));
     /// ```
@@ -276,10 +276,10 @@ impl Board {
     /// Whether the side to move has at least one legal move.
     ///
     /// ```
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// assert!(Board::default().has_legal_moves());
     /// // Stalemate: Black is not in check but cannot move.
-    /// let stalemate = Board::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", false).unwrap();
+    /// let stalemate = Board::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", CastlingMode::Standard).unwrap();
     /// assert!(!stalemate.has_legal_moves());
     /// assert!(!stalemate.in_check());
     /// ```

@@ -11,9 +11,9 @@ use crate::{PieceType, Square};
 /// one encoding serves standard chess and Chess960.
 ///
 /// ```
-/// use cutoff_board::{Board, MoveKind, Square};
+/// use cutoff_board::{Board, CastlingMode, MoveKind, Square};
 /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-/// let board = Board::from_fen(kiwipete, false).unwrap();
+/// let board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
 /// assert_eq!(board.parse_uci("a2a4").unwrap().kind(), MoveKind::DoublePush);
 /// assert_eq!(board.parse_uci("a2a3").unwrap().kind(), MoveKind::Quiet);
 /// assert_eq!(board.parse_uci("d5e6").unwrap().kind(), MoveKind::Capture);
@@ -189,8 +189,8 @@ impl Move {
     /// The square the piece moves to (for castling: the castling rook's square).
     ///
     /// ```
-    /// use cutoff_board::{Board, Square};
-    /// let board = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", false).unwrap();
+    /// use cutoff_board::{Board, CastlingMode, Square};
+    /// let board = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", CastlingMode::Standard).unwrap();
     /// assert_eq!(board.parse_uci("h8h5").unwrap().to(), Square::H5);
     /// let long_castle = board.parse_san("O-O-O").unwrap();
     /// assert_eq!(long_castle.to(), Square::A8); // not c8
@@ -203,8 +203,8 @@ impl Move {
     /// The kind of move.
     ///
     /// ```
-    /// use cutoff_board::{Board, MoveKind};
-    /// let board = Board::from_fen("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", false).unwrap();
+    /// use cutoff_board::{Board, CastlingMode, MoveKind};
+    /// let board = Board::from_fen("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
     /// assert_eq!(board.parse_uci("b7b8n").unwrap().kind(), MoveKind::PromoteKnight);
     /// assert_eq!(board.parse_uci("e1e2").unwrap().kind(), MoveKind::Quiet);
     /// ```
@@ -224,9 +224,9 @@ impl Move {
     /// Whether the move captures (including en passant and capturing promotions).
     ///
     /// ```
-    /// use cutoff_board::{Board, Move, MoveKind, Square};
+    /// use cutoff_board::{Board, CastlingMode, Move, MoveKind, Square};
     /// // After 1.e4 d5 2.e5 f5, White may take en passant on f6.
-    /// let board = Board::from_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", false).unwrap();
+    /// let board = Board::from_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", CastlingMode::Standard).unwrap();
     /// assert!(board.parse_uci("e5f6").unwrap().is_capture());
     /// assert!(!board.parse_uci("e5e6").unwrap().is_capture());
     /// assert!(Move::new(Square::B7, Square::A8, MoveKind::CapturePromoteQueen).is_capture());
@@ -253,9 +253,9 @@ impl Move {
     /// Whether the move is a capture or a promotion (the "noisy" moves of quiescence search).
     ///
     /// ```
-    /// use cutoff_board::{Board, GenKind, MoveList};
+    /// use cutoff_board::{Board, CastlingMode, GenKind, MoveList};
     /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    /// let board = Board::from_fen(kiwipete, false).unwrap();
+    /// let board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
     /// let mut noisy = MoveList::new();
     /// board.generate(GenKind::Noisy, &mut noisy);
     /// assert!(noisy.iter().all(|mv| mv.is_noisy()));
@@ -270,10 +270,10 @@ impl Move {
     /// Whether the move is neither a capture nor a promotion.
     ///
     /// ```
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// let board = Board::default();
     /// assert!(board.legal_moves().iter().all(|mv| mv.is_quiet())); // nothing to take at the start
-    /// let board = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
+    /// let board = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", CastlingMode::Standard).unwrap();
     /// assert!(board.parse_uci("e1g1").unwrap().is_quiet()); // castling is quiet
     /// assert!(!board.parse_uci("a1a8").unwrap().is_quiet());
     /// ```
@@ -285,8 +285,8 @@ impl Move {
     /// Whether the move is castling.
     ///
     /// ```
-    /// use cutoff_board::Board;
-    /// let board = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
+    /// use cutoff_board::{Board, CastlingMode};
+    /// let board = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", CastlingMode::Standard).unwrap();
     /// assert!(board.parse_uci("e1c1").unwrap().is_castle());
     /// assert!(!board.parse_uci("e1d1").unwrap().is_castle());
     /// ```
@@ -298,9 +298,9 @@ impl Move {
     /// Whether the move is an en passant capture.
     ///
     /// ```
-    /// use cutoff_board::{Board, Square};
+    /// use cutoff_board::{Board, CastlingMode, Square};
     /// let fen = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"; // 1.e4 d5 2.e5 f5
-    /// let mut board = Board::from_fen(fen, false).unwrap();
+    /// let mut board = Board::from_fen(fen, CastlingMode::Standard).unwrap();
     /// let exf6 = board.parse_uci("e5f6").unwrap();
     /// assert!(exf6.is_en_passant());
     /// board.play(exf6);
@@ -314,8 +314,8 @@ impl Move {
     /// The piece a promotion promotes to.
     ///
     /// ```
-    /// use cutoff_board::{Board, PieceType};
-    /// let board = Board::from_fen("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1", false).unwrap();
+    /// use cutoff_board::{Board, CastlingMode, PieceType};
+    /// let board = Board::from_fen("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
     /// assert_eq!(board.parse_uci("a7b8r").unwrap().promotion(), Some(PieceType::Rook));
     /// assert_eq!(board.parse_uci("a7a8q").unwrap().promotion(), Some(PieceType::Queen));
     /// assert_eq!(board.parse_uci("e1d2").unwrap().promotion(), None);
@@ -326,8 +326,24 @@ impl Move {
     }
 }
 
-/// Prints the move in UCI form with king-takes-rook castling (`e1h1`).
-/// Use [`Board::uci`](crate::Board::uci) for the form a GUI expects in standard chess (`e1g1`).
+/// Prints the move's encoding in UCI form: from, to, promotion letter. Castling prints as
+/// king takes own rook (`e1h1`), which is UCI for Chess960 but not for standard chess, where
+/// GUIs expect the king's move (`e1g1`).
+///
+/// This is a deliberate choice: a 16-bit `Move` does not know whether its game is Chess960,
+/// so it cannot print the standard form by itself. For text that a GUI or another program
+/// reads, use [`Board::uci`](crate::Board::uci) (the board knows its mode) or
+/// [`Move::uci`] with a [`CastlingMode`](crate::CastlingMode).
+///
+/// ```
+/// use cutoff_board::{Board, CastlingMode};
+/// let board = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", CastlingMode::Standard).unwrap();
+/// let castle = board.parse_uci("e1g1").unwrap();
+/// assert_eq!(castle.to_string(), "e1h1"); // the encoding
+/// assert_eq!(board.uci(castle).to_string(), "e1g1"); // what a GUI expects
+/// let quiet = board.parse_uci("a1b1").unwrap();
+/// assert_eq!(quiet.to_string(), board.uci(quiet).to_string()); // the same for every other move
+/// ```
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.from(), self.to())?;
@@ -351,10 +367,10 @@ impl fmt::Debug for Move {
 /// A list of moves on the stack, large enough for any legal position (the maximum is 218).
 ///
 /// ```
-/// use cutoff_board::{Board, GenKind, MoveList};
+/// use cutoff_board::{Board, CastlingMode, GenKind, MoveList};
 /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 /// let mut moves = MoveList::new();
-/// Board::from_fen(kiwipete, false).unwrap().generate(GenKind::All, &mut moves);
+/// Board::from_fen(kiwipete, CastlingMode::Standard).unwrap().generate(GenKind::All, &mut moves);
 /// assert_eq!(moves.len(), 48);
 /// assert!(moves.capacity() >= 218);
 /// ```

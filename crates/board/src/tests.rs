@@ -2,14 +2,14 @@
 
 use alloc::string::ToString;
 
-use crate::{Board, CastlingSide, Color, Game, GenKind, MoveList, Outcome, PieceType, Square};
+use crate::{Board, CastlingMode, CastlingSide, Color, Game, GenKind, MoveList, Outcome, PieceType, Square};
 
 fn board(fen: &str) -> Board {
-    Board::from_fen(fen, false).unwrap()
+    Board::from_fen(fen, CastlingMode::Standard).unwrap()
 }
 
 fn board960(fen: &str) -> Board {
-    Board::from_fen(fen, true).unwrap()
+    Board::from_fen(fen, CastlingMode::Chess960).unwrap()
 }
 
 /// The largest threshold `t` with `see_ge(mv, t)`, found by checking both sides of `value`.
@@ -182,11 +182,11 @@ fn null_move_clears_en_passant() {
 fn castling_field_with_king_in_the_corner() {
     // Used to overflow a shift (king on h8 + 1) while looking for the king-side rook.
     assert_eq!(
-        Board::from_fen("7k/8/8/8/8/8/8/4K3 w k - 0 1", false),
+        Board::from_fen("7k/8/8/8/8/8/8/4K3 w k - 0 1", CastlingMode::Standard),
         Err(crate::ParseFenError::Castling { found: 'k' })
     );
     assert_eq!(
-        Board::from_fen("7k/8/8/8/8/8/8/K7 w Q - 0 1", true),
+        Board::from_fen("7k/8/8/8/8/8/8/K7 w Q - 0 1", CastlingMode::Chess960),
         Err(crate::ParseFenError::Castling { found: 'Q' })
     );
 }
@@ -202,7 +202,7 @@ fn bulk_count_in_crowded_positions() {
         "7k/PPPPPP2/8/8/8/8/8/K7 w - - 0 1",
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     ] {
-        let b = Board::from_fen(fen, false).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let b = Board::from_fen(fen, CastlingMode::Standard).unwrap_or_else(|e| panic!("{fen}: {e}"));
         assert_eq!(b.count_moves(), b.legal_moves().len() as u64, "{fen}");
         let m = b.mirrored();
         assert_eq!(m.count_moves(), b.count_moves(), "{fen} mirrored");

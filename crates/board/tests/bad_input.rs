@@ -12,8 +12,8 @@ mod common;
 
 use common::SplitMix64;
 use cutoff_board::{
-    Board, Color, Move, MoveKind, ParseFenError, ParseSanError, ParseUciMoveError, PositionError, Rank, STARTPOS_FEN,
-    Square,
+    Board, CastlingMode, Color, Move, MoveKind, ParseFenError, ParseSanError, ParseUciMoveError, PositionError, Rank,
+    STARTPOS_FEN, Square,
 };
 
 use ParseFenError as E;
@@ -159,7 +159,7 @@ fn fen_cases() -> Vec<(String, bool, ParseFenError)> {
 fn malformed_fens_give_the_exact_error() {
     let mut failures = Vec::new();
     for (fen, chess960, expected) in fen_cases() {
-        let got = Board::from_fen(&fen, chess960);
+        let got = Board::from_fen(&fen, CastlingMode::from_chess960(chess960));
         // The error must print without panicking.
         if let Err(e) = &got {
             assert!(!e.to_string().is_empty());
@@ -192,7 +192,7 @@ fn lenient_fens_are_accepted() {
         ("4k3/8/8/8/8/8/8/4K3 w - - 65535 65535", "4k3/8/8/8/8/8/8/4K3 w - - 65535 65535"),
     ];
     for (input, expected) in cases {
-        let board = Board::from_fen(input, false).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+        let board = Board::from_fen(input, CastlingMode::Standard).unwrap_or_else(|e| panic!("{input:?}: {e}"));
         assert_eq!(board.fen().to_string(), expected, "{input:?}");
     }
 }
@@ -210,7 +210,7 @@ const SEEDS: [(&str, bool); 6] = [
 /// From a parsed board: the FEN round-trips to an equal board and move generation works.
 fn exercise(board: &Board) {
     let fen = board.fen().to_string();
-    let again = Board::from_fen(&fen, board.is_chess960()).unwrap_or_else(|e| panic!("{fen}: re-read fails: {e}"));
+    let again = Board::from_fen(&fen, board.castling_mode()).unwrap_or_else(|e| panic!("{fen}: re-read fails: {e}"));
     assert_eq!(again, *board, "{fen}");
     assert_eq!(board.compute_keys(), (board.key(), board.pawn_key()), "{fen}");
     assert_eq!(board.perft(2), board.divide(2).iter().map(|&(_, n)| n).sum::<u64>(), "{fen}");
@@ -229,7 +229,7 @@ fn mutated_fens_never_panic() {
             for text in [&seed[..i], &seed[i..]] {
                 for mode in [chess960, !chess960] {
                     total += 1;
-                    if let Ok(b) = Board::from_fen(text, mode) {
+                    if let Ok(b) = Board::from_fen(text, CastlingMode::from_chess960(mode)) {
                         parsed += 1;
                         exercise(&b);
                     }
@@ -253,7 +253,7 @@ fn mutated_fens_never_panic() {
             let text = String::from_utf8_lossy(&bytes);
             for mode in [chess960, !chess960] {
                 total += 1;
-                if let Ok(b) = Board::from_fen(&text, mode) {
+                if let Ok(b) = Board::from_fen(&text, CastlingMode::from_chess960(mode)) {
                     parsed += 1;
                     exercise(&b);
                 }
@@ -266,7 +266,7 @@ fn mutated_fens_never_panic() {
 }
 
 fn board(fen: &str, chess960: bool) -> Board {
-    Board::from_fen(fen, chess960).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    Board::from_fen(fen, CastlingMode::from_chess960(chess960)).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 #[test]

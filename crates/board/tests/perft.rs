@@ -3,12 +3,13 @@
 
 mod common;
 
-use cutoff_board::Board;
+use cutoff_board::{Board, CastlingMode};
 
 fn run(name: &str, max_nodes: u64) {
     let mut checked = 0;
     for line in common::suite(name) {
-        let board = Board::from_fen(&line.fen, line.chess960).unwrap_or_else(|e| panic!("{}: {e}", line.fen));
+        let board = Board::from_fen(&line.fen, CastlingMode::from_chess960(line.chess960))
+            .unwrap_or_else(|e| panic!("{}: {e}", line.fen));
         for &(depth, expected) in &line.counts {
             if expected > max_nodes {
                 continue;

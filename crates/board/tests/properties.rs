@@ -22,7 +22,7 @@
 //!   (SplitMix64, fixed seed per line): 16 plain `u16`s and 32 with the origin forced onto a
 //!   random piece of the side to move. For each of these, `try_play` succeeds exactly for the
 //!   legal ones (and then equals `play_unchecked`) and otherwise leaves the board unchanged.
-//! * FEN round trip: `Board::from_fen(&b.fen().to_string(), chess960) == Ok(b)`. (The
+//! * FEN round trip: `Board::from_fen(&b.fen().to_string(), b.castling_mode()) == Ok(b)`. (The
 //!   separate test `fen_round_trip_gives_an_equal_board` checks this deeper: every node to
 //!   ply 3 in the standard suite and to ply 2 in the Chess960 suite.)
 //! * SAN round trip `parse_san(san(m)) == Ok(m)` and UCI round trip `parse_uci(uci(m)) ==
@@ -55,7 +55,7 @@ mod common;
 use std::fmt;
 
 use common::SplitMix64;
-use cutoff_board::{Board, GenKind, Move, MoveList};
+use cutoff_board::{Board, CastlingMode, GenKind, Move, MoveList};
 
 /// How deep (in plies from the suite position) each group of checks runs; the walk goes
 /// `cheap` plies deep.
@@ -196,7 +196,7 @@ fn check_expensive(b: &Board, all: &MoveList, rng: &mut SplitMix64, stats: &mut 
 
     // FEN round trip.
     let fen = b.fen().to_string();
-    let parsed = Board::from_fen(&fen, b.is_chess960()).unwrap_or_else(|e| panic!("FEN {fen} rejected: {e}{path}"));
+    let parsed = Board::from_fen(&fen, b.castling_mode()).unwrap_or_else(|e| panic!("FEN {fen} rejected: {e}{path}"));
     assert_eq!(parsed, *b, "FEN round trip of {fen}{path}");
 
     // SAN and UCI round trips, and distinct strings.
@@ -291,7 +291,8 @@ fn run(suite: &str, stride: usize, offset: usize, normal: Depths, deep: Depths, 
         if i % stride != offset {
             continue;
         }
-        let mut board = Board::from_fen(&line.fen, line.chess960).unwrap_or_else(|e| panic!("{}: {e}", line.fen));
+        let mut board = Board::from_fen(&line.fen, CastlingMode::from_chess960(line.chess960))
+            .unwrap_or_else(|e| panic!("{}: {e}", line.fen));
         root_moves += check_root(&board, &line.fen);
         // Every `subset`-th line of this thread's share, so the threads get equal shares.
         let depths = if (i / stride).is_multiple_of(subset) { deep } else { normal };
@@ -336,11 +337,11 @@ fn chess960_suite_properties_3() {
     run("chess960.epd", 4, 3, FRC, FRC_DEEP, FRC_SUBSET);
 }
 
-/// `Board::from_fen(&b.fen().to_string(), chess960) == Ok(b)` at every node.
+/// `Board::from_fen(&b.fen().to_string(), b.castling_mode()) == Ok(b)` at every node.
 fn fen_walk(b: &Board, depth: u32, root: &str, moves: &mut Vec<Move>) {
     let fen = b.fen().to_string();
     let path = Path { root, moves, board: b };
-    assert_eq!(Board::from_fen(&fen, b.is_chess960()), Ok(*b), "FEN round trip of {fen}{path}");
+    assert_eq!(Board::from_fen(&fen, b.castling_mode()), Ok(*b), "FEN round trip of {fen}{path}");
     if depth == 0 {
         return;
     }
@@ -364,7 +365,8 @@ fn fen_walk(b: &Board, depth: u32, root: &str, moves: &mut Vec<Move>) {
 fn fen_round_trip_gives_an_equal_board() {
     for (name, depth) in [("standard.epd", 3), ("chess960.epd", 2)] {
         for line in common::suite(name) {
-            let board = Board::from_fen(&line.fen, line.chess960).unwrap_or_else(|e| panic!("{}: {e}", line.fen));
+            let board = Board::from_fen(&line.fen, CastlingMode::from_chess960(line.chess960))
+                .unwrap_or_else(|e| panic!("{}: {e}", line.fen));
             fen_walk(&board, depth, &line.fen, &mut Vec::new());
         }
     }

@@ -33,7 +33,7 @@ fn main() -> ExitCode {
         if fen.is_empty() {
             continue;
         }
-        let board = match Board::from_fen(fen, false) {
+        let board = match Board::from_fen(fen, cutoff_board::CastlingMode::Standard) {
             Ok(board) => board,
             Err(e) => {
                 eprintln!("{fen}: {e}");

@@ -334,7 +334,7 @@ impl Book {
     /// let d4 = board.parse_uci("d2d4").unwrap();
     /// let book = Book::from_entries([Entry::new(&board, board.parse_uci("e2e4").unwrap(), 1), Entry::new(&board, d4, 9)]);
     /// assert_eq!(book.best(&board), Some(d4));
-    /// assert_eq!(book.best(&Board::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1", false).unwrap()), None);
+    /// assert_eq!(book.best(&Board::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1", cutoff_board::CastlingMode::Standard).unwrap()), None);
     /// ```
     pub fn best(&self, board: &Board) -> Option<Move> {
         self.entries(board).first().filter(|m| m.weight > 0).map(|m| m.mv)

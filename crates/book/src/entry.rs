@@ -40,7 +40,7 @@ impl Entry {
     /// ```
     /// use cutoff_book::Entry;
     /// use cutoff_board::Board;
-    /// let board = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
+    /// let board = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", cutoff_board::CastlingMode::Standard).unwrap();
     /// let castle = board.parse_uci("e1g1").unwrap();
     /// let entry = Entry::new(&board, castle, 1);
     /// assert_eq!(entry.raw_move, 0x0107); // written e1h1, king takes own rook
@@ -133,7 +133,7 @@ pub const fn encode_move(mv: Move) -> u16 {
 /// ```
 /// use cutoff_book::decode_move;
 /// use cutoff_board::Board;
-/// let board = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", false).unwrap();
+/// let board = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", cutoff_board::CastlingMode::Standard).unwrap();
 /// let castle = decode_move(&board, 0x0F38).unwrap(); // e8a8
 /// assert!(castle.is_castle());
 /// assert_eq!(board.uci(castle).to_string(), "e8c8");

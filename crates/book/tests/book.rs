@@ -23,7 +23,7 @@ fn poly(text: &str) -> u16 {
 }
 
 fn fen(text: &str) -> Board {
-    Board::from_fen(text, false).unwrap()
+    Board::from_fen(text, cutoff_board::CastlingMode::Standard).unwrap()
 }
 
 /// One raw entry: key, move, weight (learn 0).
@@ -165,7 +165,7 @@ fn two_square_castling_form_is_accepted_in_standard_chess() {
 #[test]
 fn chess960_castling_is_king_takes_rook() {
     // King on b1, rooks a1 and h1: queen-side castling is b1a1.
-    let board = Board::from_fen("rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1", true).unwrap();
+    let board = Board::from_fen("rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1", cutoff_board::CastlingMode::Chess960).unwrap();
     let book = book(&[(&board, "b1a1", 1), (&board, "b1h1", 1)]);
     let moves = book.entries(&board);
     assert_eq!(moves.len(), 2);

@@ -30,7 +30,7 @@ fn published_keys_after_moves() {
         }
         assert_eq!(polyglot_key(&board), key, "after '{moves}' ({})", board.fen());
         // The board's own FEN (which drops en passant squares no pawn can use) keys the same.
-        let from_fen = Board::from_fen(fen, false).unwrap();
+        let from_fen = Board::from_fen(fen, cutoff_board::CastlingMode::Standard).unwrap();
         assert_eq!(polyglot_key(&from_fen), key, "{fen}");
     }
 }
@@ -38,12 +38,28 @@ fn published_keys_after_moves() {
 #[test]
 fn en_passant_file_only_when_a_pawn_can_take() {
     // After 1.e4 d5 the FEN has d6, but no white pawn stands beside d5: no en passant key.
-    let with = Board::from_fen("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2", false).unwrap();
-    let without = Board::from_fen("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", false).unwrap();
+    let with = Board::from_fen(
+        "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2",
+        cutoff_board::CastlingMode::Standard,
+    )
+    .unwrap();
+    let without = Board::from_fen(
+        "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+        cutoff_board::CastlingMode::Standard,
+    )
+    .unwrap();
     assert_eq!(polyglot_key(&with), polyglot_key(&without));
     // After 1.e4 d5 2.e5 f5 the e5 pawn can take on f6: the f-file key is in.
-    let ep = Board::from_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", false).unwrap();
-    let no_ep = Board::from_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", false).unwrap();
+    let ep = Board::from_fen(
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        cutoff_board::CastlingMode::Standard,
+    )
+    .unwrap();
+    let no_ep = Board::from_fen(
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3",
+        cutoff_board::CastlingMode::Standard,
+    )
+    .unwrap();
     assert_eq!(polyglot_key(&ep) ^ polyglot_key(&no_ep), RANDOM64[772 + 5]);
 }
 
@@ -51,26 +67,29 @@ fn en_passant_file_only_when_a_pawn_can_take() {
 fn en_passant_counts_even_when_the_capture_is_illegal() {
     // exd6 would expose the a5 king to the h5 rook, yet Polyglot hashes the d-file
     // (values from python-chess 1.11.2, `chess.polyglot.zobrist_hash`).
-    let pinned = Board::from_fen("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1", false).unwrap();
+    let pinned = Board::from_fen("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1", cutoff_board::CastlingMode::Standard).unwrap();
     assert!(pinned.parse_uci("e5d6").is_err());
     assert_eq!(polyglot_key(&pinned), 0xe51af365da0415d8);
-    let plain = Board::from_fen("8/8/8/K2pP2r/8/8/8/7k w - - 0 1", false).unwrap();
+    let plain = Board::from_fen("8/8/8/K2pP2r/8/8/8/7k w - - 0 1", cutoff_board::CastlingMode::Standard).unwrap();
     assert_eq!(polyglot_key(&plain), 0xf9832db6e6bc8579);
     assert_eq!(polyglot_key(&pinned) ^ polyglot_key(&plain), RANDOM64[772 + 3]);
 }
 
 #[test]
 fn castling_rights_and_turn() {
-    let all = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
+    let all = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", cutoff_board::CastlingMode::Standard).unwrap();
     assert_eq!(polyglot_key(&all), 0xfda239cc692a6053); // python-chess 1.11.2
-    let none = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1", false).unwrap();
+    let none = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1", cutoff_board::CastlingMode::Standard).unwrap();
     let castle_keys = RANDOM64[768] ^ RANDOM64[769] ^ RANDOM64[770] ^ RANDOM64[771];
     assert_eq!(polyglot_key(&all) ^ polyglot_key(&none), castle_keys);
-    let white_short = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w K - 0 1", false).unwrap();
+    let white_short =
+        Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w K - 0 1", cutoff_board::CastlingMode::Standard).unwrap();
     assert_eq!(polyglot_key(&white_short) ^ polyglot_key(&none), RANDOM64[768]);
-    let black_long = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w q - 0 1", false).unwrap();
+    let black_long =
+        Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w q - 0 1", cutoff_board::CastlingMode::Standard).unwrap();
     assert_eq!(polyglot_key(&black_long) ^ polyglot_key(&none), RANDOM64[771]);
-    let black_to_move = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R b - - 0 1", false).unwrap();
+    let black_to_move =
+        Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R b - - 0 1", cutoff_board::CastlingMode::Standard).unwrap();
     assert_eq!(polyglot_key(&none) ^ polyglot_key(&black_to_move), RANDOM64[780]);
 }
 
@@ -82,7 +101,15 @@ fn not_the_engine_key() {
 
 #[test]
 fn clocks_do_not_matter() {
-    let a = Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false).unwrap();
-    let b = Board::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 12 40", false).unwrap();
+    let a = Board::from_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        cutoff_board::CastlingMode::Standard,
+    )
+    .unwrap();
+    let b = Board::from_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 12 40",
+        cutoff_board::CastlingMode::Standard,
+    )
+    .unwrap();
     assert_eq!(polyglot_key(&a), polyglot_key(&b));
 }

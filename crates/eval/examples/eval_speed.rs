@@ -11,20 +11,23 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use cutoff_board::Board;
+use cutoff_board::{Board, CastlingMode};
 use cutoff_eval::{PawnCache, evaluate, evaluate_cached, trace};
 
 fn main() {
     if let Some(fen) = std::env::args().nth(1) {
-        let board = Board::from_fen(&fen, false).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let board = Board::from_fen(&fen, CastlingMode::Standard).unwrap_or_else(|e| panic!("{fen}: {e}"));
         println!("{board}\n{}", trace(&board));
         return;
     }
 
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/bench.epd");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let boards: Vec<Board> =
-        text.lines().filter(|l| !l.trim().is_empty()).map(|l| Board::from_fen(l.trim(), false).unwrap()).collect();
+    let boards: Vec<Board> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| Board::from_fen(l.trim(), CastlingMode::Standard).unwrap())
+        .collect();
 
     const ROUNDS: usize = 40_000;
     let n = (ROUNDS * boards.len()) as f64;

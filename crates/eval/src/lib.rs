@@ -80,9 +80,9 @@ pub fn trace(board: &Board) -> Trace {
 /// ([`params::PHASE_WEIGHT`]), capped at 24.
 ///
 /// ```
-/// use cutoff_board::Board;
+/// use cutoff_board::{Board, CastlingMode};
 /// assert_eq!(cutoff_eval::phase(&Board::default()), 24);
-/// let pawn_ending = Board::from_fen("4k3/pp6/8/8/8/8/6PP/4K3 w - - 0 1", false).unwrap();
+/// let pawn_ending = Board::from_fen("4k3/pp6/8/8/8/8/6PP/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
 /// assert_eq!(cutoff_eval::phase(&pawn_ending), 0);
 /// ```
 pub fn phase(board: &Board) -> i32 {

@@ -1,12 +1,12 @@
 //! Unit tests of the internal pieces: pawn-structure features and table orientation.
 
-use cutoff_board::{Board, Color, PieceType, Square};
+use cutoff_board::{Board, CastlingMode, Color, PieceType, Square};
 
 use crate::params::*;
 use crate::{PawnCache, S, Score, Term, trace};
 
 fn board(fen: &str) -> Board {
-    Board::from_fen(fen, false).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    Board::from_fen(fen, CastlingMode::Standard).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 fn pawn_scores(fen: &str) -> [Score; 2] {

@@ -12,7 +12,7 @@
 //! use cutoff_eval::params::compiled_weights;
 //! use cutoff_eval::{evaluate, tune};
 //!
-//! let board = Board::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", false).unwrap();
+//! let board = Board::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", cutoff_board::CastlingMode::Standard).unwrap();
 //! let f = tune::features(&board);
 //! let linear = f.white_eval(&compiled_weights());
 //! assert!((linear - evaluate(&board) as f64).abs() <= 1.0);

@@ -38,8 +38,11 @@ fn linear_evaluation_matches_evaluate() {
 #[test]
 fn every_weight_changes_the_linear_evaluation_where_it_counts() {
     // Moving one weight moves the linear evaluation by its count, phase-blended.
-    let b = cutoff_board::Board::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", false)
-        .unwrap();
+    let b = cutoff_board::Board::from_fen(
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        cutoff_board::CastlingMode::Standard,
+    )
+    .unwrap();
     let f = tune::features(&b);
     let base = compiled_weights();
     for &(i, count) in &f.counts {

@@ -3,6 +3,10 @@
 //! Every history table stores `i16` entries updated by one rule, [`gravity`], so each stays
 //! within ±[`MAX_HISTORY`]. The tables differ only in how a move is turned into an index.
 
+use alloc::boxed::Box;
+use alloc::vec;
+use alloc::vec::Vec;
+
 use cutoff_board::{Board, Color, Move, Piece, PieceType, Square};
 
 /// The largest magnitude a history score reaches (the gravity update converges towards it).
@@ -192,9 +196,9 @@ impl ContinuationHistory {
 /// always tried early). Updated with [`gravity`].
 ///
 /// ```
-/// use cutoff_board::Board;
+/// use cutoff_board::{Board, CastlingMode};
 /// use cutoff_ordering::CaptureHistory;
-/// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+/// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
 /// let exd5 = board.parse_uci("e4d5").unwrap();
 /// let mut history = CaptureHistory::new();
 /// history.update(&board, exd5, 700);
@@ -215,9 +219,9 @@ impl CaptureHistory {
     /// A table of zeros.
     ///
     /// ```
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// use cutoff_ordering::CaptureHistory;
-    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
     /// assert_eq!(CaptureHistory::new().get(&board, board.parse_uci("e4d5").unwrap()), 0);
     /// ```
     pub fn new() -> CaptureHistory {
@@ -235,9 +239,9 @@ impl CaptureHistory {
     /// The score of the noisy move `mv` in `board` (0 for a move whose `from` is empty).
     ///
     /// ```
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// use cutoff_ordering::CaptureHistory;
-    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
     /// let mut history = CaptureHistory::new();
     /// history.update(&board, board.parse_uci("e4d5").unwrap(), -250);
     /// assert_eq!(history.get(&board, board.parse_uci("e4d5").unwrap()), -250);
@@ -250,9 +254,9 @@ impl CaptureHistory {
     /// Adds `bonus` to the entry of `mv` in `board`, with [`gravity`].
     ///
     /// ```
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// use cutoff_ordering::{CaptureHistory, MAX_HISTORY};
-    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
     /// let exd5 = board.parse_uci("e4d5").unwrap();
     /// let mut history = CaptureHistory::new();
     /// history.update(&board, exd5, -3 * MAX_HISTORY);
@@ -268,9 +272,9 @@ impl CaptureHistory {
     /// Resets every entry to zero.
     ///
     /// ```
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// use cutoff_ordering::CaptureHistory;
-    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
     /// let exd5 = board.parse_uci("e4d5").unwrap();
     /// let mut history = CaptureHistory::new();
     /// history.update(&board, exd5, 100);
@@ -431,7 +435,7 @@ impl CounterMoves {
     /// The countermove to `prev`, the move that led to `board`.
     ///
     /// ```
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// use cutoff_ordering::CounterMoves;
     /// let mut board = Board::default();
     /// let mut counter = CounterMoves::new();
@@ -442,7 +446,7 @@ impl CounterMoves {
     /// assert_eq!(counter.get(&board, Some(e4)), Some(c5));
     /// assert_eq!(counter.get(&board, None), None); // at the root there is no previous move
     /// // Keyed by the piece that moved and its target: a white pawn reaching e4 from e3 shares the slot.
-    /// let mut other = Board::from_fen("rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR w KQkq - 0 1", false).unwrap();
+    /// let mut other = Board::from_fen("rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR w KQkq - 0 1", CastlingMode::Standard).unwrap();
     /// let e3e4 = other.parse_uci("e3e4").unwrap();
     /// other.play(e3e4);
     /// assert_eq!(counter.get(&other, Some(e3e4)), Some(c5));
@@ -457,11 +461,11 @@ impl CounterMoves {
     /// Records `mv` as the countermove to `prev` (the move that led to `board`).
     ///
     /// ```
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// use cutoff_ordering::CounterMoves;
     /// // Kiwipete after 1.O-O: castling moves get no countermove.
     /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    /// let mut board = Board::from_fen(kiwipete, false).unwrap();
+    /// let mut board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
     /// let castle = board.parse_san("O-O").unwrap();
     /// board.play(castle);
     /// let reply = board.parse_san("O-O-O").unwrap();

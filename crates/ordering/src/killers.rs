@@ -1,6 +1,6 @@
 //! Killer moves: quiet moves that caused a beta cutoff at the same ply.
 
-use cutoff_board::Move;
+use cutoff_board::{MAX_PLY, Move};
 
 /// The most killer slots a ply can have ([`OrderingConfig::killers`](crate::OrderingConfig)
 /// selects how many are used; the search uses 2).
@@ -19,22 +19,23 @@ use cutoff_board::Move;
 /// ```
 pub const MAX_KILLERS: usize = 3;
 
-/// The number of plies the killer table covers; deeper plies share the last row.
-///
-/// ```
-/// use cutoff_board::Board;
-/// use cutoff_ordering::{KILLER_PLIES, Killers};
-/// let nf3 = Board::default().parse_uci("g1f3").unwrap();
-/// let mut killers = Killers::new();
-/// killers.update(KILLER_PLIES + 40, nf3, 2); // beyond the table: stored in the last row
-/// assert_eq!(killers.get(KILLER_PLIES - 1)[0], Some(nf3));
-/// assert_eq!(killers.get(usize::MAX)[0], Some(nf3));
-/// ```
-pub const KILLER_PLIES: usize = 256;
-
 /// Killer moves per ply.
 ///
 /// Layout: `slots[ply][0..MAX_KILLERS]`, newest first; a move never appears twice in a row.
+/// The table covers [`MAX_PLY`](cutoff_board::MAX_PLY) plies, the ply limit shared by every
+/// Cutoff crate; deeper plies share the last row:
+///
+/// ```
+/// use cutoff_board::{Board, MAX_PLY};
+/// use cutoff_ordering::Killers;
+/// let nf3 = Board::default().parse_uci("g1f3").unwrap();
+/// let mut killers = Killers::new();
+/// killers.update(MAX_PLY + 40, nf3, 2); // beyond the table: stored in the last row
+/// assert_eq!(killers.get(MAX_PLY - 1)[0], Some(nf3));
+/// assert_eq!(killers.get(usize::MAX)[0], Some(nf3));
+/// ```
+///
+/// An example of use:
 ///
 /// ```
 /// use cutoff_board::Board;
@@ -49,7 +50,7 @@ pub const KILLER_PLIES: usize = 256;
 /// ```
 #[derive(Clone, Debug)]
 pub struct Killers {
-    slots: [[Option<Move>; MAX_KILLERS]; KILLER_PLIES],
+    slots: [[Option<Move>; MAX_KILLERS]; MAX_PLY],
 }
 
 impl Default for Killers {
@@ -62,12 +63,13 @@ impl Killers {
     /// An empty table.
     ///
     /// ```
-    /// use cutoff_ordering::{KILLER_PLIES, Killers};
+    /// use cutoff_board::MAX_PLY;
+    /// use cutoff_ordering::Killers;
     /// let killers = Killers::new();
-    /// assert!((0..KILLER_PLIES).all(|ply| killers.get(ply) == [None; 3]));
+    /// assert!((0..MAX_PLY).all(|ply| killers.get(ply) == [None; 3]));
     /// ```
     pub fn new() -> Killers {
-        Killers { slots: [[None; MAX_KILLERS]; KILLER_PLIES] }
+        Killers { slots: [[None; MAX_KILLERS]; MAX_PLY] }
     }
 
     /// The killers of `ply`, newest first.
@@ -85,7 +87,7 @@ impl Killers {
     /// ```
     #[inline]
     pub fn get(&self, ply: usize) -> [Option<Move>; MAX_KILLERS] {
-        self.slots[ply.min(KILLER_PLIES - 1)]
+        self.slots[ply.min(MAX_PLY - 1)]
     }
 
     /// Records `mv` as the newest killer of `ply`, keeping `slots` (1 to [`MAX_KILLERS`]) slots.
@@ -110,7 +112,7 @@ impl Killers {
     #[inline]
     pub fn update(&mut self, ply: usize, mv: Move, slots: usize) {
         let slots = slots.clamp(1, MAX_KILLERS);
-        let row = &mut self.slots[ply.min(KILLER_PLIES - 1)];
+        let row = &mut self.slots[ply.min(MAX_PLY - 1)];
         let pos = match row.iter().position(|&k| k == Some(mv)) {
             Some(p) if p < slots => p,
             Some(p) => {
@@ -139,20 +141,21 @@ impl Killers {
     /// ```
     #[inline]
     pub fn clear_ply(&mut self, ply: usize) {
-        self.slots[ply.min(KILLER_PLIES - 1)] = [None; MAX_KILLERS];
+        self.slots[ply.min(MAX_PLY - 1)] = [None; MAX_KILLERS];
     }
 
     /// Forgets everything.
     ///
     /// ```
     /// use cutoff_board::Board;
-    /// use cutoff_ordering::{KILLER_PLIES, Killers};
+    /// use cutoff_board::MAX_PLY;
+    /// use cutoff_ordering::Killers;
     /// let nf3 = Board::default().parse_uci("g1f3").unwrap();
     /// let mut killers = Killers::new();
     /// killers.update(0, nf3, 2);
     /// killers.update(9, nf3, 2);
     /// killers.clear();
-    /// assert!((0..KILLER_PLIES).all(|ply| killers.get(ply) == [None; 3]));
+    /// assert!((0..MAX_PLY).all(|ply| killers.get(ply) == [None; 3]));
     /// ```
     pub fn clear(&mut self) {
         *self = Killers::new();
@@ -162,6 +165,7 @@ impl Killers {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
     use cutoff_board::Board;
 
     #[test]

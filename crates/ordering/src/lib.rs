@@ -1,5 +1,8 @@
 #![doc = include_str!("../README.md")]
+#![no_std]
 #![warn(missing_docs)]
+
+extern crate alloc;
 
 mod history;
 mod killers;
@@ -9,6 +12,6 @@ mod picker;
 pub use history::{
     ButterflyHistory, CaptureHistory, ContinuationHistory, CounterMoves, Histories, MAX_HISTORY, PieceTo, gravity,
 };
-pub use killers::{KILLER_PLIES, Killers, MAX_KILLERS};
+pub use killers::{Killers, MAX_KILLERS};
 pub use mvv_lva::{MVV_LVA, QUEEN_PROMOTION_BONUS, mvv_lva};
-pub use picker::{MovePicker, OrderingConfig, Stage};
+pub use picker::{MovePicker, OrderingConfig, PickerIter, Stage};

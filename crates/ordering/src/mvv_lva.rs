@@ -30,9 +30,9 @@ pub const MVV_LVA: [[i32; 6]; 6] = {
 /// The extra score of a queen promotion, as if it captured a piece worth a queen minus a pawn.
 ///
 /// ```
-/// use cutoff_board::{Board, PieceType};
+/// use cutoff_board::{Board, CastlingMode, PieceType};
 /// use cutoff_ordering::{MVV_LVA, QUEEN_PROMOTION_BONUS, mvv_lva};
-/// let board = Board::from_fen("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1", false).unwrap();
+/// let board = Board::from_fen("1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
 /// let score = |uci: &str| mvv_lva(&board, board.parse_uci(uci).unwrap());
 /// assert_eq!(score("a7a8q"), QUEEN_PROMOTION_BONUS);
 /// let pawn_takes_rook = MVV_LVA[PieceType::Rook as usize][PieceType::Pawn as usize];
@@ -45,9 +45,9 @@ pub const QUEEN_PROMOTION_BONUS: i32 = 40;
 /// Quiet moves score 0.
 ///
 /// ```
-/// use cutoff_board::Board;
+/// use cutoff_board::{Board, CastlingMode};
 /// use cutoff_ordering::mvv_lva;
-/// let b = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+/// let b = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
 /// assert_eq!(mvv_lva(&b, b.parse_uci("e4d5").unwrap()), 49); // pawn takes queen
 /// ```
 #[inline]

@@ -9,16 +9,16 @@ use crate::{Histories, MAX_KILLERS, PieceTo, mvv_lva};
 /// each can be measured (`cargo xtask ordering`). [`OrderingConfig::FULL`] is what the engine plays with.
 ///
 /// ```
-/// use cutoff_board::Board;
+/// use cutoff_board::{Board, CastlingMode};
 /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
 /// assert_eq!(OrderingConfig::default(), OrderingConfig::FULL);
 /// // Switch one heuristic off to measure it: here, MVV-LVA.
 /// let no_mvv_lva = OrderingConfig { mvv_lva: false, ..OrderingConfig::FULL };
-/// let board = Board::from_fen("4k3/8/8/3q4/4P3/1p6/2P5/4K3 w - - 0 1", false).unwrap();
+/// let board = Board::from_fen("4k3/8/8/3q4/4P3/1p6/2P5/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
 /// let history = Histories::boxed();
 /// let first = |config| MovePicker::main(&board, None, [None; 3], None, config).next(&history).unwrap();
-/// assert_eq!(first(OrderingConfig::FULL).to_string(), "e4d5"); // the queen first
-/// assert_eq!(first(no_mvv_lva).to_string(), "c2b3"); // generator order
+/// assert_eq!(board.uci(first(OrderingConfig::FULL)).to_string(), "e4d5"); // the queen first
+/// assert_eq!(board.uci(first(no_mvv_lva)).to_string(), "c2b3"); // generator order
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OrderingConfig {
@@ -26,6 +26,9 @@ pub struct OrderingConfig {
     pub tt_move: bool,
     /// Generate noisy moves before quiet ones. Off means one list in generator order
     /// (no ordering at all when every other switch is off too); staging needs it on.
+    /// Only with the `study` feature (the ordering study); normal builds always put noisy
+    /// moves first.
+    #[cfg(feature = "study")]
     pub noisy_first: bool,
     /// Sort captures by MVV-LVA (off: generator order).
     pub mvv_lva: bool,
@@ -47,6 +50,8 @@ pub struct OrderingConfig {
     /// in the same order. The plain quiets get their history scores when the first of them is
     /// reached, as in staged mode, because the search updates the history while a node's
     /// earlier moves are searched: that keeps both modes on exactly the same tree.
+    /// Only with the `study` feature (the ordering study); normal builds are always staged.
+    #[cfg(feature = "study")]
     pub staged: bool,
     /// Verify killers and countermove with `is_legal` and try them before generating quiet
     /// moves. Off: they are found and scored inside the generated quiet list (same order).
@@ -62,12 +67,13 @@ impl OrderingConfig {
     /// ```
     /// use cutoff_ordering::{MAX_KILLERS, OrderingConfig};
     /// let full = OrderingConfig::FULL;
-    /// assert!(full.tt_move && full.mvv_lva && full.see_split && full.history && full.staged);
+    /// assert!(full.tt_move && full.mvv_lva && full.see_split && full.history && full.refutations_first);
     /// assert_eq!(full.killers, 2);
     /// assert!(usize::from(full.killers) <= MAX_KILLERS);
     /// ```
     pub const FULL: OrderingConfig = OrderingConfig {
         tt_move: true,
+        #[cfg(feature = "study")]
         noisy_first: true,
         mvv_lva: true,
         see_split: true,
@@ -76,24 +82,27 @@ impl OrderingConfig {
         history: true,
         continuation_history: true,
         capture_history: true,
+        #[cfg(feature = "study")]
         staged: true,
         refutations_first: true,
         evasion_stage: true,
     };
 
-    /// No ordering at all: moves in generator order.
+    /// No ordering at all: moves in generator order. Only with the `study` feature (the
+    /// ordering study's baseline); it needs the unstaged mode.
     ///
     /// ```
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
     /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    /// let board = Board::from_fen(kiwipete, false).unwrap();
+    /// let board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
     /// let history = Histories::boxed();
     /// let tt = board.parse_uci("a2a3").ok(); // ignored: `tt_move` is off
     /// let mut picker = MovePicker::main(&board, tt, [None; 3], None, OrderingConfig::NONE);
     /// let order: Vec<_> = std::iter::from_fn(|| picker.next(&history)).collect();
     /// assert_eq!(order, board.legal_moves().to_vec());
     /// ```
+    #[cfg(feature = "study")]
     pub const NONE: OrderingConfig = OrderingConfig {
         tt_move: false,
         noisy_first: false,
@@ -116,23 +125,29 @@ impl Default for OrderingConfig {
     }
 }
 
-/// The stage a [`MovePicker`] is in, or that its last move came from.
+/// The stage a [`MovePicker`]'s last move came from ([`MovePicker::last_stage`]).
+///
+/// The picker's internal steps (generating, scoring) are private; this enum only names where
+/// a returned move came from, and is `#[non_exhaustive]` so that new stages (history work
+/// to come) are not breaking changes.
 ///
 /// ```
-/// use cutoff_board::Board;
+/// use cutoff_board::{Board, CastlingMode};
 /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig, Stage};
 /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-/// let board = Board::from_fen(kiwipete, false).unwrap();
+/// let board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
 /// let history = Histories::boxed();
 /// let tt = board.parse_san("O-O").ok();
 /// let killer = board.parse_uci("a2a3").ok();
 /// let mut picker = MovePicker::main(&board, tt, [killer, None, None], None, OrderingConfig::FULL);
 /// let (mut stages, mut losing) = (Vec::new(), Vec::new());
+/// assert_eq!(picker.last_stage(), None); // nothing returned yet
 /// while let Some(mv) = picker.next(&history) {
-///     if stages.last() != Some(&picker.last_stage()) {
-///         stages.push(picker.last_stage());
+///     let stage = picker.last_stage().unwrap();
+///     if stages.last() != Some(&stage) {
+///         stages.push(stage);
 ///     }
-///     if picker.last_stage() == Stage::BadNoisy {
+///     if stage == Stage::BadNoisy {
 ///         assert!(!board.see_ge(mv, 0));
 ///         losing.push(board.san(mv).to_string());
 ///     }
@@ -143,7 +158,31 @@ impl Default for OrderingConfig {
 /// assert_eq!(losing, ["Nxd7", "Nxf7", "Nxg6", "Qxf6", "Qxh3"]);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Stage {
+    /// The transposition-table move, returned before any generation (main search, evasions
+    /// and quiescence alike).
+    TtMove,
+    /// Captures and promotions that do not lose material, best MVV-LVA first.
+    GoodNoisy,
+    /// A killer or the countermove, checked with `is_legal` before quiet generation.
+    Refutations,
+    /// Quiet moves by history.
+    Quiets,
+    /// Losing captures and under-promotions.
+    BadNoisy,
+    /// In check: evasions, captures first.
+    Evasions,
+    /// Quiescence: noisy moves by MVV-LVA.
+    QsNoisy,
+    /// The ordering study's unstaged mode (feature `study`): every move from one list.
+    #[cfg(feature = "study")]
+    Unstaged,
+}
+
+/// The picker's internal steps: the public [`Stage`]s plus the generation steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Step {
     /// The transposition-table move, before any generation.
     TtMove,
     /// Generating and scoring the noisy moves.
@@ -168,9 +207,11 @@ pub enum Stage {
     QsGenNoisy,
     /// Quiescence: noisy moves by MVV-LVA.
     QsNoisy,
-    /// Unstaged mode: generating and scoring every move.
+    /// Unstaged mode (ordering study): generating and scoring every move.
+    #[cfg(feature = "study")]
     GenAll,
-    /// Unstaged mode: every move, in the staged order.
+    /// Unstaged mode (ordering study): every move, in the staged order.
+    #[cfg(feature = "study")]
     All,
     /// Nothing left.
     Done,
@@ -189,10 +230,12 @@ fn key(score: i32, index: usize) -> i32 {
     score * 256 + (255 - index as i32)
 }
 
+#[cfg(feature = "study")]
 const TT_SCORE: i32 = 4_000_000;
 const GOOD_NOISY: i32 = 2_000_000;
 const KILLER_SCORE: i32 = 1_500_000;
 const COUNTER_SCORE: i32 = 1_400_000;
+#[cfg(feature = "study")]
 const BAD_NOISY: i32 = -2_000_000;
 
 struct Push<'a>(&'a mut ArrayVec<ScoredMove, 256>);
@@ -218,9 +261,9 @@ impl Extend<Move> for Push<'_> {
 /// [`MovePicker::skip_quiets`], every non-quiet one).
 ///
 /// ```
-/// use cutoff_board::Board;
+/// use cutoff_board::{Board, CastlingMode};
 /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
-/// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+/// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
 /// let history = Histories::boxed();
 /// let mut picker = MovePicker::main(&board, None, [None; 3], None, OrderingConfig::FULL);
 /// let first = picker.next(&history).unwrap();
@@ -233,8 +276,9 @@ impl Extend<Move> for Push<'_> {
 pub struct MovePicker<'a> {
     /// The position, given once at construction.
     board: &'a Board,
-    stage: Stage,
-    last: Stage,
+    stage: Step,
+    /// The stage of the last returned move.
+    last: Option<Stage>,
     config: OrderingConfig,
     tt: Option<Move>,
     /// Killers (newest first) then the countermove; `None` where unused.
@@ -258,11 +302,11 @@ pub struct MovePicker<'a> {
 }
 
 impl<'a> MovePicker<'a> {
-    fn with_stage(board: &'a Board, stage: Stage, config: OrderingConfig, tt: Option<Move>) -> MovePicker<'a> {
+    fn with_stage(board: &'a Board, stage: Step, config: OrderingConfig, tt: Option<Move>) -> MovePicker<'a> {
         MovePicker {
             board,
             stage,
-            last: stage,
+            last: None,
             config,
             tt: if config.tt_move { tt } else { None },
             refutations: [None; MAX_KILLERS + 1],
@@ -297,7 +341,7 @@ impl<'a> MovePicker<'a> {
     /// let mut picker = MovePicker::main(&board, tt, [Some(black_move), nf3, None], counter, OrderingConfig::FULL);
     /// assert_eq!(picker.next(&history), tt);
     /// assert_eq!(picker.next(&history), nf3); // the start position has no captures: killers come next
-    /// assert_eq!(picker.last_stage(), Stage::Refutations);
+    /// assert_eq!(picker.last_stage(), Some(Stage::Refutations));
     /// assert_eq!(picker.next(&history), counter);
     /// assert!(!picker.quiets_generated()); // three moves tried, nothing generated yet
     /// assert_eq!(std::iter::from_fn(|| picker.next(&history)).count(), 20 - 3);
@@ -309,8 +353,14 @@ impl<'a> MovePicker<'a> {
         counter: Option<Move>,
         config: OrderingConfig,
     ) -> MovePicker<'a> {
-        let staged = (board.in_check() && config.evasion_stage) || (config.staged && config.noisy_first);
-        let stage = if staged { Stage::TtMove } else { Stage::GenAll };
+        #[cfg(feature = "study")]
+        let stage = if (board.in_check() && config.evasion_stage) || (config.staged && config.noisy_first) {
+            Step::TtMove
+        } else {
+            Step::GenAll
+        };
+        #[cfg(not(feature = "study"))]
+        let stage = Step::TtMove;
         let mut picker = MovePicker::with_stage(board, stage, config, tt);
         let used = (config.killers as usize).min(MAX_KILLERS);
         let mut n = 0;
@@ -334,10 +384,10 @@ impl<'a> MovePicker<'a> {
     /// MVV-LVA; all evasions when in check.
     ///
     /// ```
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
     /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    /// let board = Board::from_fen(kiwipete, false).unwrap();
+    /// let board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
     /// let history = Histories::boxed();
     /// let quiet_tt = board.parse_uci("a2a3").ok(); // dropped: quiescence only tries noisy moves
     /// let mut picker = MovePicker::qsearch(&board, quiet_tt, OrderingConfig::FULL);
@@ -346,7 +396,7 @@ impl<'a> MovePicker<'a> {
     /// assert!(moves.iter().all(|mv| mv.is_noisy()));
     /// assert_eq!(board.san(moves[0]).as_str(), "Bxa6"); // the most valuable victim first
     /// // In check, every evasion: here Kxe2, Kd1 and Kf1.
-    /// let check = Board::from_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", false).unwrap();
+    /// let check = Board::from_fen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
     /// let mut picker = MovePicker::qsearch(&check, None, OrderingConfig::FULL);
     /// assert_eq!(check.san(picker.next(&history).unwrap()).as_str(), "Kxe2");
     /// assert_eq!(std::iter::from_fn(|| picker.next(&history)).count(), 2);
@@ -355,9 +405,9 @@ impl<'a> MovePicker<'a> {
         if board.in_check() {
             let mut config = config;
             config.evasion_stage = true;
-            MovePicker::with_stage(board, Stage::TtMove, config, tt)
+            MovePicker::with_stage(board, Step::TtMove, config, tt)
         } else {
-            MovePicker::with_stage(board, Stage::QsTtMove, config, tt.filter(|m| m.is_noisy()))
+            MovePicker::with_stage(board, Step::QsTtMove, config, tt.filter(|m| m.is_noisy()))
         }
     }
 
@@ -387,10 +437,10 @@ impl<'a> MovePicker<'a> {
     /// come. For late-move and futility pruning.
     ///
     /// ```
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
     /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    /// let board = Board::from_fen(kiwipete, false).unwrap();
+    /// let board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
     /// let history = Histories::boxed();
     /// let killer = board.parse_uci("a2a3").ok();
     /// let mut picker = MovePicker::main(&board, None, [killer, None, None], None, OrderingConfig::FULL);
@@ -408,18 +458,18 @@ impl<'a> MovePicker<'a> {
     /// The stage the last returned move came from.
     ///
     /// ```
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig, Stage};
-    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
     /// let history = Histories::boxed();
     /// let tt = board.parse_uci("e1f1").ok();
     /// let mut picker = MovePicker::main(&board, tt, [None; 3], None, OrderingConfig::FULL);
     /// picker.next(&history);
-    /// assert_eq!(picker.last_stage(), Stage::TtMove);
-    /// assert_eq!(picker.next(&history).map(|mv| mv.to_string()), Some("e4d5".to_string()));
-    /// assert_eq!(picker.last_stage(), Stage::GoodNoisy);
+    /// assert_eq!(picker.last_stage(), Some(Stage::TtMove));
+    /// assert_eq!(picker.next(&history).map(|mv| board.uci(mv).to_string()), Some("e4d5".to_string()));
+    /// assert_eq!(picker.last_stage(), Some(Stage::GoodNoisy));
     /// ```
-    pub fn last_stage(&self) -> Stage {
+    pub fn last_stage(&self) -> Option<Stage> {
         self.last
     }
 
@@ -444,9 +494,9 @@ impl<'a> MovePicker<'a> {
     /// Whether the quiet moves have been generated (false when an earlier stage cut off).
     ///
     /// ```
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
-    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
     /// let history = Histories::boxed();
     /// let mut picker = MovePicker::main(&board, None, [None; 3], None, OrderingConfig::FULL);
     /// picker.next(&history); // exd5, a capture: a cutoff here saves generating the quiet moves
@@ -530,10 +580,10 @@ impl<'a> MovePicker<'a> {
     ///
     /// ```
     /// use std::collections::HashSet;
-    /// use cutoff_board::Board;
+    /// use cutoff_board::{Board, CastlingMode};
     /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
     /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-    /// let board = Board::from_fen(kiwipete, false).unwrap();
+    /// let board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
     /// let history = Histories::boxed();
     /// let tt = board.parse_uci("e2a6").ok();
     /// let killers = [board.parse_uci("a2a3").ok(), None, None];
@@ -549,21 +599,18 @@ impl<'a> MovePicker<'a> {
         let board = self.board;
         loop {
             match self.stage {
-                Stage::TtMove => {
-                    self.stage = if board.in_check() && self.config.evasion_stage {
-                        Stage::GenEvasions
-                    } else {
-                        Stage::GenNoisy
-                    };
+                Step::TtMove => {
+                    self.stage =
+                        if board.in_check() && self.config.evasion_stage { Step::GenEvasions } else { Step::GenNoisy };
                     if let Some(tt) = self.tt {
                         if board.is_legal(tt) {
-                            self.last = Stage::TtMove;
+                            self.last = Some(Stage::TtMove);
                             return Some(tt);
                         }
                         self.tt = None;
                     }
                 }
-                Stage::GenNoisy => {
+                Step::GenNoisy => {
                     board.generate(GenKind::Noisy, &mut Push(&mut self.list));
                     self.noisy_generated = true;
                     for i in 0..self.list.len() {
@@ -571,9 +618,9 @@ impl<'a> MovePicker<'a> {
                         self.list[i].key = key(self.noisy_score(history, mv), i);
                     }
                     self.noisy_end = self.list.len();
-                    self.stage = Stage::GoodNoisy;
+                    self.stage = Step::GoodNoisy;
                 }
-                Stage::GoodNoisy => {
+                Step::GoodNoisy => {
                     while self.cur < self.noisy_end {
                         let sm = self.pick_best(self.noisy_end);
                         if self.tt == Some(sm.mv) {
@@ -584,27 +631,27 @@ impl<'a> MovePicker<'a> {
                             self.bad_end += 1;
                             continue;
                         }
-                        self.last = Stage::GoodNoisy;
+                        self.last = Some(Stage::GoodNoisy);
                         return Some(sm.mv);
                     }
-                    self.stage = if self.config.refutations_first { Stage::Refutations } else { Stage::GenQuiets };
+                    self.stage = if self.config.refutations_first { Step::Refutations } else { Step::GenQuiets };
                 }
-                Stage::Refutations => {
+                Step::Refutations => {
                     while !self.skip_quiets && self.next_refutation < self.refutations.len() {
                         let i = self.next_refutation;
                         self.next_refutation += 1;
                         let Some(mv) = self.refutations[i] else { continue };
                         if mv.is_quiet() && self.tt != Some(mv) && board.is_legal(mv) {
                             self.returned[i] = Some(mv);
-                            self.last = Stage::Refutations;
+                            self.last = Some(Stage::Refutations);
                             return Some(mv);
                         }
                     }
-                    self.stage = Stage::GenQuiets;
+                    self.stage = Step::GenQuiets;
                 }
-                Stage::GenQuiets => {
+                Step::GenQuiets => {
                     if self.skip_quiets {
-                        self.stage = Stage::BadNoisy;
+                        self.stage = Step::BadNoisy;
                         self.cur = 0;
                         continue;
                     }
@@ -626,9 +673,9 @@ impl<'a> MovePicker<'a> {
                         };
                         self.list[i].key = key(score, i - start);
                     }
-                    self.stage = Stage::Quiets;
+                    self.stage = Step::Quiets;
                 }
-                Stage::Quiets => {
+                Step::Quiets => {
                     while !self.skip_quiets && self.cur < self.list.len() {
                         let sm = self.pick_best(self.list.len());
                         if !self.quiets_scored && !self.refutations.contains(&Some(sm.mv)) {
@@ -639,22 +686,22 @@ impl<'a> MovePicker<'a> {
                         if self.is_returned(sm.mv) {
                             continue;
                         }
-                        self.last = Stage::Quiets;
+                        self.last = Some(Stage::Quiets);
                         return Some(sm.mv);
                     }
-                    self.stage = Stage::BadNoisy;
+                    self.stage = Step::BadNoisy;
                     self.cur = 0;
                 }
-                Stage::BadNoisy => {
+                Step::BadNoisy => {
                     if self.cur < self.bad_end {
                         let mv = self.list[self.cur].mv;
                         self.cur += 1;
-                        self.last = Stage::BadNoisy;
+                        self.last = Some(Stage::BadNoisy);
                         return Some(mv);
                     }
-                    self.stage = Stage::Done;
+                    self.stage = Step::Done;
                 }
-                Stage::GenEvasions => {
+                Step::GenEvasions => {
                     board.generate(GenKind::All, &mut Push(&mut self.list));
                     self.noisy_generated = true;
                     self.quiets_generated = true;
@@ -667,54 +714,56 @@ impl<'a> MovePicker<'a> {
                         };
                         self.list[i].key = key(score, i);
                     }
-                    self.stage = Stage::Evasions;
+                    self.stage = Step::Evasions;
                 }
-                Stage::Evasions => {
+                Step::Evasions => {
                     while self.cur < self.list.len() {
                         let sm = self.pick_best(self.list.len());
                         if self.tt == Some(sm.mv) || (self.skip_quiets && sm.mv.is_quiet()) {
                             continue;
                         }
-                        self.last = Stage::Evasions;
+                        self.last = Some(Stage::Evasions);
                         return Some(sm.mv);
                     }
-                    self.stage = Stage::Done;
+                    self.stage = Step::Done;
                 }
-                Stage::QsTtMove => {
-                    self.stage = Stage::QsGenNoisy;
+                Step::QsTtMove => {
+                    self.stage = Step::QsGenNoisy;
                     if let Some(tt) = self.tt {
                         if board.is_legal(tt) {
-                            self.last = Stage::QsTtMove;
+                            self.last = Some(Stage::TtMove);
                             return Some(tt);
                         }
                         self.tt = None;
                     }
                 }
-                Stage::QsGenNoisy => {
+                Step::QsGenNoisy => {
                     board.generate(GenKind::Noisy, &mut Push(&mut self.list));
                     self.noisy_generated = true;
                     for i in 0..self.list.len() {
                         let mv = self.list[i].mv;
                         self.list[i].key = key(self.noisy_score(history, mv), i);
                     }
-                    self.stage = Stage::QsNoisy;
+                    self.stage = Step::QsNoisy;
                 }
-                Stage::QsNoisy => {
+                Step::QsNoisy => {
                     while self.cur < self.list.len() {
                         let sm = self.pick_best(self.list.len());
                         if self.tt == Some(sm.mv) {
                             continue;
                         }
-                        self.last = Stage::QsNoisy;
+                        self.last = Some(Stage::QsNoisy);
                         return Some(sm.mv);
                     }
-                    self.stage = Stage::Done;
+                    self.stage = Step::Done;
                 }
-                Stage::GenAll => {
+                #[cfg(feature = "study")]
+                Step::GenAll => {
                     self.gen_all(history);
-                    self.stage = Stage::All;
+                    self.stage = Step::All;
                 }
-                Stage::All => {
+                #[cfg(feature = "study")]
+                Step::All => {
                     while self.cur < self.list.len() {
                         let sm = self.pick_best(self.list.len());
                         if !self.quiets_scored && sm.key < key(KILLER_SCORE / 2, 255) && sm.key > key(BAD_NOISY / 2, 0)
@@ -729,18 +778,43 @@ impl<'a> MovePicker<'a> {
                         if self.skip_quiets && sm.mv.is_quiet() && self.tt != Some(sm.mv) {
                             continue;
                         }
-                        self.last = Stage::All;
+                        self.last = Some(Stage::Unstaged);
                         return Some(sm.mv);
                     }
-                    self.stage = Stage::Done;
+                    self.stage = Step::Done;
                 }
-                Stage::Done => return None,
+                Step::Done => return None,
             }
         }
     }
 
-    /// Unstaged mode: generate and score everything so that picking by key gives exactly the
-    /// staged order.
+    /// The remaining moves as an [`Iterator`] that reads `history` at every step, for loops in
+    /// which the history does not change (a move list to print, a root to sort, tests).
+    ///
+    /// `MovePicker` itself is not an `Iterator`, by design: a search updates the history
+    /// tables while a node's earlier moves are searched (a cutoff deeper in the tree writes
+    /// them), and the quiet moves must be scored with the history as it is when they are
+    /// reached. So the picker cannot hold a shared borrow of the tables for its whole life;
+    /// [`MovePicker::next`] takes them at each call, and this adaptor borrows them only for as
+    /// long as the iterator lives.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
+    /// let kiwipete: Board = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+    /// let history = Histories::boxed();
+    /// let mut picker = MovePicker::main(&kiwipete, None, [None; 3], None, OrderingConfig::FULL);
+    /// let first_three: Vec<String> = picker.iter(&history).take(3).map(|mv| kiwipete.san(mv).to_string()).collect();
+    /// assert_eq!(first_three, ["Bxa6", "gxh3", "dxe6"]); // the bishop, then pawns (by MVV-LVA)
+    /// assert_eq!(picker.iter(&history).count(), 48 - 3); // the rest
+    /// ```
+    pub fn iter<'p>(&'p mut self, history: &'p Histories) -> PickerIter<'p, 'a> {
+        PickerIter { picker: self, history }
+    }
+
+    /// Unstaged mode (ordering study): generate and score everything so that picking by key
+    /// gives exactly the staged order.
+    #[cfg(feature = "study")]
     fn gen_all(&mut self, history: &Histories) {
         let board = self.board;
         self.noisy_generated = true;
@@ -797,3 +871,22 @@ impl<'a> MovePicker<'a> {
         }
     }
 }
+
+/// The moves of a [`MovePicker`] as an [`Iterator`]; see [`MovePicker::iter`].
+#[derive(Debug)]
+pub struct PickerIter<'p, 'a> {
+    picker: &'p mut MovePicker<'a>,
+    history: &'p Histories,
+}
+
+impl Iterator for PickerIter<'_, '_> {
+    type Item = Move;
+
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        self.picker.next(self.history)
+    }
+}
+
+/// Once the picker has returned `None` it stays done.
+impl core::iter::FusedIterator for PickerIter<'_, '_> {}

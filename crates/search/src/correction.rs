@@ -71,7 +71,7 @@ mod tests {
         let floor = h.correct(&board, 0);
         assert!((-CORRECTION_MAX.get()..=-CORRECTION_MAX.get() + 1).contains(&floor), "{floor}");
         // A position with another pawn structure (and side to move) is unaffected.
-        let black = Board::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", false).unwrap();
+        let black = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".parse::<Board>().unwrap();
         assert_eq!(h.correct(&black, 7), 7);
         h.clear();
         assert_eq!(h.correct(&board, 5), 5);

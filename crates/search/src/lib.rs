@@ -7,13 +7,13 @@
 //! per thread) and updates them in one place, after a beta cutoff.
 //!
 //! ```
-//! use cutoff_board::Board;
+//! use cutoff_board::{Board, CastlingMode};
 //! use cutoff_search::{Engine, Limits, SearchControl, SearchOptions};
 //! let mut engine = Engine::new(16, SearchOptions::default()).unwrap();
 //! let control = SearchControl::default();
 //! control.reset(false);
 //! // Mate in one: Qxf7#.
-//! let board = Board::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3", false).unwrap();
+//! let board = Board::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3", CastlingMode::Standard).unwrap();
 //! let result = engine.search(&board, &[], &Limits::depth(4), &control, &|_| {});
 //! assert_eq!(board.uci(result.best_move.unwrap()).to_string(), "f3f7");
 //! ```
@@ -34,8 +34,9 @@ use std::time::Duration;
 use cutoff_board::Move;
 use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY};
 
-/// The deepest ply the search reaches.
-pub const MAX_PLY: usize = 128;
+/// The deepest ply the search reaches: the one ply limit shared with `cutoff-tt` (mate
+/// distances) and `cutoff-ordering` (killers), defined in `cutoff-board`.
+pub use cutoff_board::MAX_PLY;
 
 /// Counters kept by each search thread (cheap: plain integer increments).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use arrayvec::ArrayVec;
 use cutoff_board::{Board, Move, PieceType, SEE_VALUES};
 use cutoff_eval::PawnCache;
 use cutoff_ordering::{Histories, Killers, MovePicker, PieceTo};
-use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY};
+use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY, TtEntry};
 
 use crate::correction::CorrectionHistory;
 use crate::engine::{Report, Shared};
@@ -596,13 +596,15 @@ impl Worker {
                         let stored_depth = probe_depth.max(0) + 1;
                         sh.tt.store(
                             key,
-                            Some(mv),
-                            score,
-                            raw_eval.unwrap_or(0),
-                            stored_depth,
-                            Bound::Lower,
                             ply,
-                            false,
+                            TtEntry {
+                                mv: Some(mv),
+                                score,
+                                eval: raw_eval.unwrap_or(0),
+                                depth: stored_depth,
+                                bound: Bound::Lower,
+                                pv: false,
+                            },
                         );
                         return score;
                     }
@@ -845,7 +847,11 @@ impl Worker {
             {
                 self.correction.update(board, depth, best - se);
             }
-            sh.tt.store(key, best_move, best, raw_eval.unwrap_or(0), depth, bound, ply, N::PV);
+            sh.tt.store(
+                key,
+                ply,
+                TtEntry { mv: best_move, score: best, eval: raw_eval.unwrap_or(0), depth, bound, pv: N::PV },
+            );
         }
         best
     }
@@ -1053,7 +1059,7 @@ impl Worker {
             }
         }
         let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
-        sh.tt.store(key, best_move, best, raw_eval, 0, bound, ply, N::PV);
+        sh.tt.store(key, ply, TtEntry { mv: best_move, score: best, eval: raw_eval, depth: 0, bound, pv: N::PV });
         best
     }
 

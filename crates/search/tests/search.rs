@@ -2,11 +2,11 @@
 
 use std::sync::Mutex;
 
-use cutoff_board::{Board, Game};
+use cutoff_board::{Board, CastlingMode, Game};
 use cutoff_search::{Engine, Limits, Report, SearchControl, SearchOptions, SearchResult, UciScore};
 
 fn search_with(fen: &str, history: &[u64], limits: &Limits, options: SearchOptions) -> (Board, SearchResult) {
-    let board = Board::from_fen(fen, false).unwrap();
+    let board = Board::from_fen(fen, CastlingMode::Standard).unwrap();
     let mut engine = Engine::new(16, options).unwrap();
     let control = SearchControl::default();
     control.reset(false);

@@ -40,6 +40,7 @@ use cutoff_board::Move;
 
 /// The score of being checkmated at the root, negated: a side that mates in `n` plies from
 /// the root scores `MATE - n`, a side that is mated in `n` plies scores `-(MATE - n)`.
+/// The one mate constant of Cutoff: the search uses it (and [`MATE_IN_MAX_PLY`]) too.
 ///
 /// ```
 /// use cutoff_tt::{MATE, MATE_IN_MAX_PLY};
@@ -49,13 +50,15 @@ use cutoff_board::Move;
 /// ```
 pub const MATE: i32 = 32_000;
 
-/// The deepest ply a search may reach; mate distances run from 0 to `MAX_PLY`.
+/// The deepest ply a search may reach, shared by every Cutoff crate (defined in
+/// `cutoff-board`, re-exported here); mate distances run from 0 to `MAX_PLY`.
 ///
 /// ```
 /// use cutoff_tt::{MATE, MATE_IN_MAX_PLY, MAX_PLY};
 /// assert_eq!(MATE_IN_MAX_PLY, MATE - MAX_PLY as i32);
+/// assert_eq!(MAX_PLY, cutoff_board::MAX_PLY);
 /// ```
-pub const MAX_PLY: usize = 256;
+pub use cutoff_board::MAX_PLY;
 
 /// The smallest winning mate score: scores at or above it (or at or below its negation)
 /// are mate scores, the others are ordinary evaluations.
@@ -205,7 +208,7 @@ impl Bound {
 /// ```
 /// use cutoff_tt::{Bound, TranspositionTable, TtEntry};
 /// let tt = TranspositionTable::new(1).unwrap();
-/// tt.store(42, None, -15, -30, 6, Bound::Upper, 3, false);
+/// tt.store(42, 3, TtEntry { mv: None, score: -15, eval: -30, depth: 6, bound: Bound::Upper, pv: false });
 /// let entry: TtEntry = tt.probe(42, 3).unwrap();
 /// assert_eq!(entry, TtEntry { mv: None, score: -15, eval: -30, depth: 6, bound: Bound::Upper, pv: false });
 /// ```
@@ -407,11 +410,11 @@ fn buckets_for(mib: usize) -> Option<usize> {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use cutoff_tt::{Bound, TranspositionTable};
+/// use cutoff_tt::{Bound, TranspositionTable, TtEntry};
 /// let tt = Arc::new(TranspositionTable::new(2).unwrap());
 /// let worker = {
 ///     let tt = Arc::clone(&tt);
-///     std::thread::spawn(move || tt.store(7, None, 0, 0, 3, Bound::Lower, 0, false))
+///     std::thread::spawn(move || tt.store(7, 0, TtEntry { mv: None, score: 0, eval: 0, depth: 3, bound: Bound::Lower, pv: false }))
 /// };
 /// worker.join().unwrap();
 /// assert_eq!(tt.probe(7, 0).map(|e| e.depth), Some(3));
@@ -475,9 +478,9 @@ impl TranspositionTable {
     /// the table is then a cleared table of [`MIN_MIB`].
     ///
     /// ```
-    /// use cutoff_tt::{Bound, ResizeError, TranspositionTable};
+    /// use cutoff_tt::{Bound, ResizeError, TranspositionTable, TtEntry};
     /// let mut tt = TranspositionTable::new(1).unwrap();
-    /// tt.store(1, None, 0, 0, 1, Bound::Exact, 0, false);
+    /// tt.store(1, 0, TtEntry { mv: None, score: 0, eval: 0, depth: 1, bound: Bound::Exact, pv: false });
     /// assert_eq!(tt.resize(65_537), Err(ResizeError::OutOfRange { mib: 65_537 }));
     /// assert!(tt.probe(1, 0).is_some()); // unchanged
     /// tt.resize(3).unwrap();
@@ -526,9 +529,9 @@ impl TranspositionTable {
     /// for large tables.
     ///
     /// ```
-    /// use cutoff_tt::{Bound, TranspositionTable};
+    /// use cutoff_tt::{Bound, TranspositionTable, TtEntry};
     /// let tt = TranspositionTable::new(1).unwrap();
-    /// tt.store(99, None, 1, 1, 1, Bound::Lower, 0, false);
+    /// tt.store(99, 0, TtEntry { mv: None, score: 1, eval: 1, depth: 1, bound: Bound::Lower, pv: false });
     /// tt.clear();
     /// assert!(tt.probe(99, 0).is_none());
     /// ```
@@ -540,10 +543,10 @@ impl TranspositionTable {
     /// cleared by that many scoped threads (0 and 1 both mean the calling thread only).
     ///
     /// ```
-    /// use cutoff_tt::{Bound, TranspositionTable};
+    /// use cutoff_tt::{Bound, TranspositionTable, TtEntry};
     /// let tt = TranspositionTable::new(4).unwrap();
     /// for key in 0..1000u64 {
-    ///     tt.store(key.wrapping_mul(0x9E37_79B9_7F4A_7C15), None, 1, 1, 1, Bound::Lower, 0, false);
+    ///     tt.store(key.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0, TtEntry { mv: None, score: 1, eval: 1, depth: 1, bound: Bound::Lower, pv: false });
     /// }
     /// tt.clear_with_threads(2);
     /// assert!((0..1000u64).all(|key| tt.probe(key.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0).is_none()));
@@ -571,10 +574,10 @@ impl TranspositionTable {
     /// count in [`hashfull`](Self::hashfull). Call it once per `go`, before the threads start.
     ///
     /// ```
-    /// use cutoff_tt::{Bound, TranspositionTable};
+    /// use cutoff_tt::{Bound, TranspositionTable, TtEntry};
     /// let tt = TranspositionTable::new(1).unwrap();
     /// for key in 0..4000u64 {
-    ///     tt.store(key << 48, None, 0, 0, 1, Bound::Lower, 0, false);
+    ///     tt.store(key << 48, 0, TtEntry { mv: None, score: 0, eval: 0, depth: 1, bound: Bound::Lower, pv: false });
     /// }
     /// assert!(tt.hashfull() > 0);
     /// tt.new_search();
@@ -589,12 +592,12 @@ impl TranspositionTable {
     /// 1000 entries that hold an entry of the current search.
     ///
     /// ```
-    /// use cutoff_tt::{Bound, TranspositionTable};
+    /// use cutoff_tt::{Bound, TranspositionTable, TtEntry};
     /// let tt = TranspositionTable::new(1).unwrap();
     /// assert_eq!(tt.hashfull(), 0);
     /// // Keys with small high bits land in the first buckets.
     /// for key in 0..100_000u64 {
-    ///     tt.store(key << 44, None, 0, 0, 1, Bound::Lower, 0, false);
+    ///     tt.store(key << 44, 0, TtEntry { mv: None, score: 0, eval: 0, depth: 1, bound: Bound::Lower, pv: false });
     /// }
     /// assert_eq!(tt.hashfull(), 1000);
     /// ```
@@ -617,10 +620,10 @@ impl TranspositionTable {
     /// with exactly this 64-bit key.
     ///
     /// ```
-    /// use cutoff_tt::{Bound, MATE, TranspositionTable};
+    /// use cutoff_tt::{Bound, MATE, TranspositionTable, TtEntry};
     /// let tt = TranspositionTable::new(1).unwrap();
     /// assert!(tt.probe(5, 0).is_none());
-    /// tt.store(5, None, MATE - 9, 0, 4, Bound::Exact, 4, false); // mate in 5 from the node
+    /// tt.store(5, 4, TtEntry { mv: None, score: MATE - 9, eval: 0, depth: 4, bound: Bound::Exact, pv: false }); // mate in 5 from the node
     /// assert_eq!(tt.probe(5, 2).unwrap().score, MATE - 7); // mate in 5 from a node at ply 2
     /// ```
     #[inline]
@@ -637,10 +640,12 @@ impl TranspositionTable {
         })
     }
 
-    /// Stores the result of searching the node `key` at `ply` plies from the root: its best
-    /// move (if any), `score` (relative to the root; mates are converted with
-    /// [`score_to_tt`]), static evaluation `eval`, `depth`, `bound` and whether it is a PV
-    /// node. Scores and evaluations are saturated to `i16`, depths to `i8`.
+    /// Stores the result of searching the node `key` at `ply` plies from the root, given as
+    /// a [`TtEntry`] (the type [`probe`](Self::probe) returns): its best move (if any), the
+    /// score (relative to the root; mates are converted with [`score_to_tt`]), the static
+    /// evaluation, the depth, the bound and whether it is a PV node. Scores and evaluations
+    /// are saturated to `i16`, depths to `i8`. The fields are named, so score, evaluation and
+    /// depth (three `i32`s) cannot be swapped by accident.
     ///
     /// Replacement, within the key's bucket of 4 entries:
     /// - an entry for the same key is overwritten only if `bound` is exact, the entry is from
@@ -651,28 +656,18 @@ impl TranspositionTable {
     ///
     /// ```
     /// use cutoff_board::Board;
-    /// use cutoff_tt::{Bound, TranspositionTable};
+    /// use cutoff_tt::{Bound, TranspositionTable, TtEntry};
     /// let tt = TranspositionTable::new(1).unwrap();
     /// let board = Board::default();
     /// let d4 = board.parse_uci("d2d4").unwrap();
-    /// tt.store(board.key(), Some(d4), 20, 15, 5, Bound::Lower, 0, false);
-    /// tt.store(board.key(), None, 10, 15, 6, Bound::Upper, 0, false); // keeps d4
+    /// tt.store(board.key(), 0, TtEntry { mv: Some(d4), score: 20, eval: 15, depth: 5, bound: Bound::Lower, pv: false });
+    /// tt.store(board.key(), 0, TtEntry { mv: None, score: 10, eval: 15, depth: 6, bound: Bound::Upper, pv: false }); // keeps d4
     /// let entry = tt.probe(board.key(), 0).unwrap();
     /// assert_eq!((entry.mv, entry.score, entry.depth, entry.bound), (Some(d4), 10, 6, Bound::Upper));
     /// ```
-    #[expect(clippy::too_many_arguments, reason = "one plain call per node; a struct would only be rebuilt")]
     #[inline]
-    pub fn store(
-        &self,
-        key: u64,
-        mv: Option<Move>,
-        score: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-        ply: usize,
-        pv: bool,
-    ) {
+    pub fn store(&self, key: u64, ply: usize, entry: TtEntry) {
+        let TtEntry { mv, score, eval, depth, bound, pv } = entry;
         let generation = self.generation();
         let bucket = &self.buckets[self.index(key)];
         let depth = depth.clamp(i8::MIN.into(), i8::MAX.into()) as i8;

@@ -24,7 +24,7 @@ impl SplitMix {
 
 /// Stores `key` at `depth` with default everything else.
 fn put(tt: &TranspositionTable, key: u64, depth: i32) {
-    tt.store(key, Some(move_for(key)), depth, 0, depth, Bound::Lower, 0, false);
+    tt.store(key, 0, TtEntry { mv: Some(move_for(key)), score: depth, eval: 0, depth, bound: Bound::Lower, pv: false });
 }
 
 #[test]
@@ -38,7 +38,7 @@ fn round_trip() {
         let bound = bounds[i as usize % 3];
         let pv = i % 2 == 0;
         let mv = (i % 5 != 0).then(|| move_for(key));
-        tt.store(key, mv, score, eval, depth, bound, 0, pv);
+        tt.store(key, 0, TtEntry { mv, score, eval, depth, bound, pv });
         assert_eq!(tt.probe(key, 0), Some(TtEntry { mv, score, eval, depth, bound, pv }), "entry {i}");
     }
 }
@@ -52,7 +52,7 @@ fn empty_table_misses_every_key_including_zero() {
     let mut rng = SplitMix(2);
     assert!((0..10_000).all(|_| tt.probe(rng.next(), 0).is_none()));
     // Key 0 round-trips once stored.
-    tt.store(0, None, 5, 6, 7, Bound::Upper, 0, false);
+    tt.store(0, 0, TtEntry { mv: None, score: 5, eval: 6, depth: 7, bound: Bound::Upper, pv: false });
     assert_eq!(tt.probe(0, 0).map(|e| (e.score, e.eval, e.depth)), Some((5, 6, 7)));
 }
 
@@ -77,20 +77,20 @@ fn index_in_range_for_any_bucket_count() {
 fn storing_without_a_move_keeps_the_old_move() {
     let tt = TranspositionTable::new(1).unwrap();
     let key = 0x1234_5678_9ABC_DEF0;
-    tt.store(key, Some(move_for(key)), 10, 0, 3, Bound::Lower, 0, false);
-    tt.store(key, None, 20, 0, 4, Bound::Upper, 0, false);
+    tt.store(key, 0, TtEntry { mv: Some(move_for(key)), score: 10, eval: 0, depth: 3, bound: Bound::Lower, pv: false });
+    tt.store(key, 0, TtEntry { mv: None, score: 20, eval: 0, depth: 4, bound: Bound::Upper, pv: false });
     let entry = tt.probe(key, 0).unwrap();
     assert_eq!((entry.mv, entry.score, entry.depth, entry.bound), (Some(move_for(key)), 20, 4, Bound::Upper));
     // A new move replaces it.
     let other = move_for(key + 1);
-    tt.store(key, Some(other), 30, 0, 5, Bound::Exact, 0, false);
+    tt.store(key, 0, TtEntry { mv: Some(other), score: 30, eval: 0, depth: 5, bound: Bound::Exact, pv: false });
     assert_eq!(tt.probe(key, 0).unwrap().mv, Some(other));
     // A different position in the same slot does not inherit the move.
     let tt = TranspositionTable::with_buckets(1);
     for key in 1..=4 {
         put(&tt, key, 10);
     }
-    tt.store(5, None, 0, 0, 20, Bound::Exact, 0, false);
+    tt.store(5, 0, TtEntry { mv: None, score: 0, eval: 0, depth: 20, bound: Bound::Exact, pv: false });
     assert_eq!(tt.probe(5, 0).unwrap().mv, None);
 }
 
@@ -138,10 +138,10 @@ fn packing_round_trips_extremes() {
 #[test]
 fn out_of_range_values_saturate() {
     let tt = TranspositionTable::new(1).unwrap();
-    tt.store(1, None, 40_000, -40_000, 1000, Bound::Exact, 0, false);
+    tt.store(1, 0, TtEntry { mv: None, score: 40_000, eval: -40_000, depth: 1000, bound: Bound::Exact, pv: false });
     let entry = tt.probe(1, 0).unwrap();
     assert_eq!((entry.score, entry.eval, entry.depth), (i32::from(i16::MAX), i32::from(i16::MIN), 127));
-    tt.store(2, None, 0, 0, -1000, Bound::Exact, 0, false);
+    tt.store(2, 0, TtEntry { mv: None, score: 0, eval: 0, depth: -1000, bound: Bound::Exact, pv: false });
     assert_eq!(tt.probe(2, 0).unwrap().depth, -128);
 }
 
@@ -221,16 +221,20 @@ fn generation_wraps() {
 fn same_key_keeps_a_much_deeper_entry() {
     let tt = TranspositionTable::with_buckets(1);
     let key = 42;
-    tt.store(key, Some(move_for(key)), 100, 0, 12, Bound::Lower, 0, false);
-    tt.store(key, None, 50, 0, 7, Bound::Upper, 0, false); // 7 + 4 <= 12: kept
+    tt.store(
+        key,
+        0,
+        TtEntry { mv: Some(move_for(key)), score: 100, eval: 0, depth: 12, bound: Bound::Lower, pv: false },
+    );
+    tt.store(key, 0, TtEntry { mv: None, score: 50, eval: 0, depth: 7, bound: Bound::Upper, pv: false }); // 7 + 4 <= 12: kept
     assert_eq!(tt.probe(key, 0).map(|e| (e.score, e.depth)), Some((100, 12)));
-    tt.store(key, None, 60, 0, 7, Bound::Upper, 0, true); // 7 + 4 + 2 > 12: replaced
+    tt.store(key, 0, TtEntry { mv: None, score: 60, eval: 0, depth: 7, bound: Bound::Upper, pv: true }); // 7 + 4 + 2 > 12: replaced
     assert_eq!(tt.probe(key, 0).map(|e| (e.score, e.depth, e.mv)), Some((60, 7, Some(move_for(key)))));
-    tt.store(key, None, 70, 0, 1, Bound::Exact, 0, false); // exact always replaces
+    tt.store(key, 0, TtEntry { mv: None, score: 70, eval: 0, depth: 1, bound: Bound::Exact, pv: false }); // exact always replaces
     assert_eq!(tt.probe(key, 0).map(|e| (e.score, e.bound)), Some((70, Bound::Exact)));
-    tt.store(key, None, 80, 0, 30, Bound::Lower, 0, false);
+    tt.store(key, 0, TtEntry { mv: None, score: 80, eval: 0, depth: 30, bound: Bound::Lower, pv: false });
     tt.new_search();
-    tt.store(key, None, 90, 0, 1, Bound::Upper, 0, false); // earlier search: replaced
+    tt.store(key, 0, TtEntry { mv: None, score: 90, eval: 0, depth: 1, bound: Bound::Upper, pv: false }); // earlier search: replaced
     assert_eq!(tt.probe(key, 0).map(|e| (e.score, e.depth)), Some((90, 1)));
     // Only one slot was ever used for the key.
     let used = tt.buckets[0].entries.iter().filter(|e| data_bound(e.data.load(Ordering::Relaxed)).is_some());
@@ -242,7 +246,7 @@ fn mate_scores_are_adjusted_for_ply() {
     let tt = TranspositionTable::new(1).unwrap();
     // At ply 5, the side to move mates in 3 more plies: MATE - 8 from the root.
     let key = 0xFEED_FACE_CAFE_BEEF;
-    tt.store(key, None, MATE - 8, 0, 10, Bound::Exact, 5, true);
+    tt.store(key, 5, TtEntry { mv: None, score: MATE - 8, eval: 0, depth: 10, bound: Bound::Exact, pv: true });
     // The same position reached at ply 11 is still a mate in 3 from there.
     assert_eq!(tt.probe(key, 11).unwrap().score, MATE - 14);
     assert_eq!(tt.probe(key, 5).unwrap().score, MATE - 8);
@@ -250,13 +254,17 @@ fn mate_scores_are_adjusted_for_ply() {
 
     // Being mated: at ply 4, mated in 6 plies.
     let key = 0x0BAD_F00D;
-    tt.store(key, None, -(MATE - 10), 0, 10, Bound::Upper, 4, false);
+    tt.store(key, 4, TtEntry { mv: None, score: -(MATE - 10), eval: 0, depth: 10, bound: Bound::Upper, pv: false });
     assert_eq!(tt.probe(key, 1).unwrap().score, -(MATE - 7));
     assert_eq!(tt.probe(key, 20).unwrap().score, -(MATE - 26));
 
     // Ordinary scores are not touched, even big ones just below the mate range.
     let key = 77;
-    tt.store(key, None, MATE_IN_MAX_PLY - 1, 0, 1, Bound::Lower, 30, false);
+    tt.store(
+        key,
+        30,
+        TtEntry { mv: None, score: MATE_IN_MAX_PLY - 1, eval: 0, depth: 1, bound: Bound::Lower, pv: false },
+    );
     assert_eq!(tt.probe(key, 3).unwrap().score, MATE_IN_MAX_PLY - 1);
 
     // The extremes fit the 16-bit field.
@@ -373,7 +381,18 @@ fn concurrent_store_and_probe_never_return_a_mixed_entry() {
             let r = rng.next();
             let key = keys[r as usize % keys.len()];
             let depth = (r >> 32) as i32 % 100;
-            tt.store(key, Some(move_for(key)), 3 * depth, -3 * depth, depth, bound_for(key), 0, key & 1 == 1);
+            tt.store(
+                key,
+                0,
+                TtEntry {
+                    mv: Some(move_for(key)),
+                    score: 3 * depth,
+                    eval: -3 * depth,
+                    depth,
+                    bound: bound_for(key),
+                    pv: key & 1 == 1,
+                },
+            );
             let probed = keys[(r >> 16) as usize % keys.len()];
             for key in [key, probed] {
                 if let Some(entry) = tt.probe(key, 0) {

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use cutoff_board::Board;
+use cutoff_board::{Board, CastlingMode};
 use cutoff_search::{Engine, Limits, SearchControl, SearchOptions, Stats};
 
 /// The bench positions (Stockfish's bench list, standard chess), embedded in the binary.
@@ -77,7 +77,7 @@ pub fn run_bench_until(
             result.stopped = true;
             break;
         }
-        let Ok(board) = Board::from_fen(fen, false) else {
+        let Ok(board) = Board::from_fen(fen, CastlingMode::Standard) else {
             progress(&format!("position {}: invalid FEN {fen}", i + 1));
             continue;
         };

@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use cutoff_board::{Board, Move, STARTPOS_FEN};
+use cutoff_board::{Board, CastlingMode, Move, STARTPOS_FEN};
 use cutoff_search::{Engine, IterationInfo, Limits, Report, SearchControl, UciScore};
 use cutoff_tt::Bound;
 
@@ -250,7 +250,8 @@ impl Uci {
             "ucinewgame" => {
                 self.stop_search();
                 self.with_engine(|e| e.clear());
-                self.board = Board::from_fen(STARTPOS_FEN, self.chess960).unwrap_or_default();
+                self.board =
+                    Board::from_fen(STARTPOS_FEN, CastlingMode::from_chess960(self.chess960)).unwrap_or_default();
                 self.history.clear();
             }
             "position" => self.position(&rest),
@@ -322,7 +323,7 @@ impl Uci {
                 return;
             }
         };
-        let mut board = match Board::from_fen(&fen, self.chess960) {
+        let mut board = match Board::from_fen(&fen, CastlingMode::from_chess960(self.chess960)) {
             Ok(b) => b,
             Err(e) => {
                 self.info(&format!("position: bad FEN '{}': {e}; position unchanged", truncate(&fen)));
@@ -583,7 +584,7 @@ impl Uci {
                 self.chess960 = b;
                 // Re-read the current position under the new castling rules.
                 let fen = self.board.fen().to_string();
-                if let Ok(board) = Board::from_fen(&fen, b) {
+                if let Ok(board) = Board::from_fen(&fen, CastlingMode::from_chess960(b)) {
                     self.board = board;
                 }
             }
@@ -932,7 +933,7 @@ mod tests {
     #[test]
     fn perft_until_counts_like_perft_and_stops() {
         for (fen, depth) in [(STARTPOS_FEN, 5), (KIWIPETE, 4), ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5)] {
-            let board = Board::from_fen(fen, false).unwrap();
+            let board = Board::from_fen(fen, CastlingMode::Standard).unwrap();
             for d in 0..=depth {
                 assert_eq!(perft_until(&board, d, &|| false), Some(board.perft(d)), "{fen} depth {d}");
             }

@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use cutoff_board::{Board, Color, Game, Outcome, PieceType};
+use cutoff_board::{Board, CastlingMode, Color, Game, Outcome, PieceType};
 
 use super::engine::{Engine, Failure, GoError, GoReply, Score};
 use super::settings::{DrawRule, Limits, ResignRule};
@@ -301,7 +301,8 @@ struct Clock {
 /// Plays one game. `engines[0]` is engine1 and `engines[1]` engine2; `setup.white_slot` says
 /// which of them has White. Returns `None` if `abort` was raised before the game finished.
 pub fn play(engines: &mut [Engine; 2], setup: &GameSetup<'_>, abort: &AtomicBool) -> Option<GameRecord> {
-    let board = Board::from_fen(setup.opening_fen, setup.chess960).expect("openings are validated when loaded");
+    let board = Board::from_fen(setup.opening_fen, CastlingMode::from_chess960(setup.chess960))
+        .expect("openings are validated when loaded");
     let slot_of = |color: Color| if color == Color::White { setup.white_slot } else { 1 - setup.white_slot };
     let mut record = GameRecord {
         opening_fen: board.fen().to_string(),
@@ -596,12 +597,12 @@ mod tests {
         assert_eq!(GameResult::BlackWins.pgn(), "0-1");
         assert_eq!(Termination::TimeForfeit.pgn_tag(), "time forfeit");
         assert_eq!(Termination::Repetition.pgn_tag(), "normal");
-        let board = Board::from_fen("8/8/4k3/8/8/8/3QK3/8 w - - 0 1", false).unwrap();
+        let board = Board::from_fen("8/8/4k3/8/8/8/3QK3/8 w - - 0 1", CastlingMode::Standard).unwrap();
         assert!(bare_king(&board, Color::Black));
         assert!(!bare_king(&board, Color::White));
         // White to move flags against a bare king: draw; the other way round: Black wins.
         assert_eq!(time_forfeit(&board, "x".to_owned()).0, GameResult::Draw);
-        let board = Board::from_fen("8/8/4k3/8/8/8/3QK3/8 b - - 0 1", false).unwrap();
+        let board = Board::from_fen("8/8/4k3/8/8/8/3QK3/8 b - - 0 1", CastlingMode::Standard).unwrap();
         assert_eq!(time_forfeit(&board, "x".to_owned()), (GameResult::WhiteWins, "x".to_owned()));
     }
 }

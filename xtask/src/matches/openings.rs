@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use cutoff_board::{Board, Game};
+use cutoff_board::{Board, CastlingMode, Game};
 
 use crate::util::Result;
 
@@ -40,7 +40,8 @@ pub fn parse(text: &str, chess960: bool) -> Result<OpeningBook> {
         let Some(fen) = parse_line(raw, chess960).map_err(|e| format!("line {line}: {e}"))? else {
             continue;
         };
-        let board = Board::from_fen(&fen, chess960).map_err(|e| format!("line {line}: {e}"))?;
+        let board =
+            Board::from_fen(&fen, CastlingMode::from_chess960(chess960)).map_err(|e| format!("line {line}: {e}"))?;
         if Game::new(board).outcome().is_some() {
             book.skipped_finished += 1;
             continue;
@@ -83,7 +84,8 @@ pub fn parse_line(raw: &str, chess960: bool) -> Result<Option<String>> {
         }
     };
     let fen = format!("{} {} {} {} {halfmove} {fullmove}", tokens[0], tokens[1], tokens[2], tokens[3]);
-    let board = Board::from_fen(&fen, chess960).map_err(|e| format!("bad position `{fen}`: {e}"))?;
+    let board = Board::from_fen(&fen, CastlingMode::from_chess960(chess960))
+        .map_err(|e| format!("bad position `{fen}`: {e}"))?;
     Ok(Some(board.fen().to_string()))
 }
 

@@ -3,7 +3,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use cutoff_board::{Board, Color};
+use cutoff_board::{Board, CastlingMode, Color};
 
 use super::game::GameRecord;
 
@@ -53,7 +53,7 @@ pub fn format_game(context: &PgnContext, round: usize, record: &GameRecord) -> S
     out.push('\n');
 
     let mut tokens: Vec<String> = Vec::new();
-    let board = Board::from_fen(&record.opening_fen, record.chess960).ok();
+    let board = Board::from_fen(&record.opening_fen, CastlingMode::from_chess960(record.chess960)).ok();
     let mut color = board.as_ref().map_or(Color::White, Board::side_to_move);
     let mut number = board.as_ref().map_or(1, Board::fullmove_number);
     for (i, mv) in record.moves.iter().enumerate() {

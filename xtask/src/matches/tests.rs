@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use clap::Parser;
-use cutoff_board::STARTPOS_FEN;
+use cutoff_board::{CastlingMode, STARTPOS_FEN};
 
 use super::engine::{Engine, EngineConfig};
 use super::game::{self, GameResult, GameSetup, Termination};
@@ -311,7 +311,7 @@ fn real_engine_game_if_built() {
     assert!(record.offender.is_none(), "{:?}", record.incidents);
     assert!(!record.moves.is_empty() && record.moves.len() <= 40);
     // The SAN moves replay from the opening.
-    let mut board = cutoff_board::Board::from_fen(opening, false).unwrap();
+    let mut board = cutoff_board::Board::from_fen(opening, CastlingMode::Standard).unwrap();
     for mv in &record.moves {
         let parsed = board.parse_san(&mv.san).unwrap();
         assert_eq!(board.uci(parsed).to_string(), mv.uci);

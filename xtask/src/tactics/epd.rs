@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use cutoff_board::{Board, Move};
+use cutoff_board::{Board, CastlingMode, Move};
 
 /// One EPD operation: the opcode and its operands (a quoted string is one operand, unquoted).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,7 +134,7 @@ impl Position {
     /// Parses one EPD line (`line` is its 1-based number, for messages).
     pub fn parse(line: usize, text: &str) -> Result<Position, String> {
         let (fen, ops) = split(text)?;
-        let board = Board::from_fen(&fen, false).map_err(|e| format!("bad position `{fen}`: {e}"))?;
+        let board = Board::from_fen(&fen, CastlingMode::Standard).map_err(|e| format!("bad position `{fen}`: {e}"))?;
         let find = |opcode: &str| ops.iter().find(|op| op.opcode == opcode);
         let words = |op: &Operation| -> Vec<String> {
             op.operands.iter().flat_map(|o| o.split_whitespace()).map(str::to_owned).collect()

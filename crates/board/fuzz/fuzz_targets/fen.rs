@@ -2,18 +2,18 @@
 //! board and support move generation, perft(2), SAN and UCI for every legal move.
 #![no_main]
 
-use cutoff_board::Board;
+use cutoff_board::{CastlingMode, Board};
 use cutoff_board_fuzz::check_board;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     for chess960 in [false, true] {
-        let Ok(board) = Board::from_fen(&text, chess960) else {
+        let Ok(board) = Board::from_fen(&text, CastlingMode::from_chess960(chess960)) else {
             continue;
         };
         let fen = board.fen().to_string();
-        assert_eq!(Board::from_fen(&fen, chess960), Ok(board), "round trip of {text:?} via {fen}");
+        assert_eq!(Board::from_fen(&fen, CastlingMode::from_chess960(chess960)), Ok(board), "round trip of {text:?} via {fen}");
         let moves = check_board(&board);
         let divide = board.divide(2);
         assert_eq!(divide.len(), moves.len());

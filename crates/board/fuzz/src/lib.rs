@@ -1,6 +1,6 @@
 //! Shared pieces of the fuzz targets: a fixed list of positions and consistency checks.
 
-use cutoff_board::{Board, GenKind, Move, MoveList};
+use cutoff_board::{CastlingMode, Board, GenKind, Move, MoveList};
 
 /// Positions chosen for variety: castling (standard and Chess960, king next to its rook),
 /// en passant (also pinned), promotions, checks, and SAN ambiguity. `(FEN, chess960)`.
@@ -28,7 +28,7 @@ pub const POSITIONS: [(&str, bool); 18] = [
 /// The position selected by `selector` (modulo the list length).
 pub fn position(selector: u8) -> Board {
     let (fen, chess960) = POSITIONS[selector as usize % POSITIONS.len()];
-    match Board::from_fen(fen, chess960) {
+    match Board::from_fen(fen, CastlingMode::from_chess960(chess960)) {
         Ok(b) => b,
         Err(e) => panic!("fuzz position {fen} is invalid: {e}"),
     }
@@ -58,7 +58,7 @@ pub fn check_board(b: &Board) -> MoveList {
         assert!(b.is_legal(mv), "is_legal({mv:?}) in {fen}");
     }
 
-    let again = match Board::from_fen(&fen, b.is_chess960()) {
+    let again = match Board::from_fen(&fen, b.castling_mode()) {
         Ok(again) => again,
         Err(e) => panic!("FEN {fen} does not read back: {e}"),
     };

@@ -2,14 +2,14 @@
 
 use core::fmt;
 
-use crate::{Board, CastlingSide, File, GenKind, Move, MoveList, PieceType, Rank, Square};
+use crate::{Board, CastlingSide, File, GenKind, IllegalMoveError, Move, MoveList, PieceType, Rank, Square};
 
 /// Why a SAN string was rejected by [`Board::parse_san`].
 ///
 /// ```
-/// use cutoff_board::{Board, ParseSanError};
+/// use cutoff_board::{Board, CastlingMode, ParseSanError};
 /// // Knights on c3 and g3 can both go to e4.
-/// let board = Board::from_fen("4k3/8/8/8/8/2N3N1/8/4K3 w - - 0 1", false).unwrap();
+/// let board = Board::from_fen("4k3/8/8/8/8/2N3N1/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
 /// assert_eq!(board.parse_san("Ne4"), Err(ParseSanError::Ambiguous));
 /// assert_eq!(board.parse_san("N3e4"), Err(ParseSanError::Ambiguous)); // both on the third rank
 /// assert!(board.parse_san("Nce4").is_ok());
@@ -42,9 +42,9 @@ impl core::error::Error for ParseSanError {}
 /// A move written in SAN for a given board (see [`Board::san`]); at most 7 characters.
 ///
 /// ```
-/// use cutoff_board::Board;
+/// use cutoff_board::{Board, CastlingMode};
 /// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-/// let board = Board::from_fen(kiwipete, false).unwrap();
+/// let board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
 /// let san = board.san(board.parse_uci("e2a6").unwrap());
 /// assert_eq!(san.to_string(), "Bxa6");
 /// assert_eq!(board.san(board.parse_uci("e1c1").unwrap()).to_string(), "O-O-O");
@@ -57,8 +57,8 @@ impl San {
     /// The SAN text.
     ///
     /// ```
-    /// use cutoff_board::Board;
-    /// let board = Board::from_fen("3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1", false).unwrap();
+    /// use cutoff_board::{Board, CastlingMode};
+    /// let board = Board::from_fen("3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
     /// let san = board.san(board.parse_uci("e7d8q").unwrap());
     /// assert_eq!(san.as_str(), "exd8=Q+");
     /// assert_eq!(board.parse_san(san.as_str()).ok(), board.parse_uci("e7d8q").ok());
@@ -82,13 +82,18 @@ fn push(s: &mut arrayvec::ArrayString<8>, c: char) {
 impl Board {
     /// `mv` (which must be legal here) in SAN, with `+` for check and `#` for mate.
     ///
+    /// An illegal move gives meaningless text (for example `Kxe8` for a king "capturing" the
+    /// other king); debug builds panic on it. Use [`Board::try_san`] for moves that may be
+    /// illegal (from a hash table, a killer slot, another program).
+    ///
     /// ```
-    /// use cutoff_board::Board;
-    /// let b = Board::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3", false).unwrap();
+    /// use cutoff_board::{Board, CastlingMode};
+    /// let b = Board::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3", CastlingMode::Standard).unwrap();
     /// assert_eq!(b.san(b.parse_uci("f3f7").unwrap()).as_str(), "Qxf7#");
     /// assert_eq!(b.san(b.parse_uci("g1e2").unwrap()).as_str(), "Ne2");
     /// ```
     pub fn san(&self, mv: Move) -> San {
+        debug_assert!(self.is_legal(mv), "Board::san of the illegal move {mv:?} in {}", self.fen());
         let mut s = arrayvec::ArrayString::new();
         let from = mv.from();
         let to = mv.to();
@@ -143,6 +148,38 @@ impl Board {
             push(&mut s, if after.has_legal_moves() { '+' } else { '#' });
         }
         San(s)
+    }
+
+    /// `mv` in SAN if it is legal here, else an error (see [`Board::san`]).
+    ///
+    /// ```
+    /// use cutoff_board::{Board, IllegalMoveError, Move, MoveKind, Square};
+    /// let board = Board::default();
+    /// let nf3 = board.parse_uci("g1f3").unwrap();
+    /// assert_eq!(board.try_san(nf3).unwrap().as_str(), "Nf3");
+    /// let king_takes_king = Move::new(Square::E1, Square::E8, MoveKind::Capture);
+    /// assert_eq!(board.try_san(king_takes_king), Err(IllegalMoveError { mv: king_takes_king }));
+    /// ```
+    pub fn try_san(&self, mv: Move) -> Result<San, IllegalMoveError> {
+        if self.is_legal(mv) { Ok(self.san(mv)) } else { Err(IllegalMoveError { mv }) }
+    }
+
+    /// Reads a move in SAN (as [`Board::parse_san`]) and plays it. On error the board is
+    /// unchanged.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, ParseSanError};
+    /// let mut board = Board::default();
+    /// for san in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O"] {
+    ///     board.play_san(san).unwrap();
+    /// }
+    /// assert_eq!(board.play_san("O-O"), Err(ParseSanError::Illegal)); // Black cannot castle yet
+    /// assert_eq!(board.fen().to_string(), "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 1 4");
+    /// ```
+    pub fn play_san(&mut self, text: &str) -> Result<Move, ParseSanError> {
+        let mv = self.parse_san(text)?;
+        self.play_unchecked(mv);
+        Ok(mv)
     }
 
     /// Reads a move in SAN and returns it if exactly one legal move matches.

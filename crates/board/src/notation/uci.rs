@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::{Board, CastlingSide, GenKind, Move, MoveList, PieceType, Square};
+use crate::{Board, CastlingMode, File, GenKind, Move, MoveList, PieceType, Square};
 
 /// Why a UCI move string was rejected by [`Board::parse_uci`].
 ///
@@ -37,69 +37,104 @@ impl fmt::Display for ParseUciMoveError {
 
 impl core::error::Error for ParseUciMoveError {}
 
-/// A move written in UCI notation for a given board (see [`Board::uci`]).
+/// A move in UCI notation: from square, to square and promotion, without the board.
+///
+/// [`Board::uci`] (or [`Move::uci`] with a [`CastlingMode`]) writes a [`Move`] this way, with
+/// standard castling as the king's two-square move (`e1g1`). `FromStr` reads the text alone
+/// (syntax only); [`UciMove::to_move`] (or [`Board::parse_uci`], both steps at once) finds the
+/// legal move it names in a position.
 ///
 /// ```
-/// use cutoff_board::Board;
-/// let board = Board::from_fen("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
+/// use cutoff_board::{Board, CastlingMode};
+/// let board = Board::from_fen("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1", CastlingMode::Standard).unwrap();
 /// let castle = board.parse_uci("e1c1").unwrap();
 /// assert_eq!(board.uci(castle).to_string(), "e1c1"); // the king's move, as GUIs expect
 /// assert_eq!(castle.to_string(), "e1a1"); // `Move` itself prints king takes rook
 /// let promotion = board.parse_uci("b7a8n").unwrap();
 /// assert_eq!(board.uci(promotion).to_string(), "b7a8n");
 /// ```
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct UciMove {
     from: Square,
     to: Square,
     promotion: Option<PieceType>,
 }
 
-impl fmt::Display for UciMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.from, self.to)?;
-        if let Some(p) = self.promotion {
-            write!(f, "{}", p.to_char())?;
-        }
-        Ok(())
+impl UciMove {
+    /// The square the piece moves from (the king's square for castling).
+    ///
+    /// ```
+    /// use cutoff_board::{Square, UciMove};
+    /// let mv: UciMove = "e7e8q".parse().unwrap();
+    /// assert_eq!(mv.from(), Square::E7);
+    /// ```
+    pub const fn from(&self) -> Square {
+        self.from
+    }
+
+    /// The square written as the target: for castling the king's destination (`e1g1`) or the
+    /// rook's square (`e1h1`), depending on the notation.
+    ///
+    /// ```
+    /// use cutoff_board::{Square, UciMove};
+    /// assert_eq!("e1g1".parse::<UciMove>().unwrap().to(), Square::G1);
+    /// ```
+    pub const fn to(&self) -> Square {
+        self.to
+    }
+
+    /// The piece a promotion promotes to.
+    ///
+    /// ```
+    /// use cutoff_board::{PieceType, UciMove};
+    /// assert_eq!("b2a1n".parse::<UciMove>().unwrap().promotion(), Some(PieceType::Knight));
+    /// assert_eq!("e2e4".parse::<UciMove>().unwrap().promotion(), None);
+    /// ```
+    pub const fn promotion(&self) -> Option<PieceType> {
+        self.promotion
+    }
+
+    /// The legal move of `board` that this text names, as [`Board::parse_uci`].
+    ///
+    /// ```
+    /// use cutoff_board::{Board, ParseUciMoveError, UciMove};
+    /// let board = Board::default();
+    /// let e4: UciMove = "e2e4".parse().unwrap();
+    /// assert_eq!(e4.to_move(&board), board.parse_uci("e2e4"));
+    /// let e5: UciMove = "e7e5".parse().unwrap(); // well formed, but Black's move
+    /// assert_eq!(e5.to_move(&board), Err(ParseUciMoveError::Illegal));
+    /// ```
+    pub fn to_move(&self, board: &Board) -> Result<Move, ParseUciMoveError> {
+        let mut moves = MoveList::new();
+        board.generate(GenKind::All, &mut moves);
+        moves
+            .into_iter()
+            .find(|&mv| {
+                if mv.from() != self.from || mv.promotion() != self.promotion {
+                    return false;
+                }
+                if mv.is_castle() {
+                    return mv.to() == self.to || (!board.is_chess960() && board.uci(mv).to == self.to);
+                }
+                mv.to() == self.to
+            })
+            .ok_or(ParseUciMoveError::Illegal)
     }
 }
 
-impl Board {
-    /// `mv` in UCI notation. Castling is written as the king's two-square move (`e1g1`) in
-    /// standard chess and as "king takes own rook" (`e1h1`) in Chess960.
-    ///
-    /// ```
-    /// use cutoff_board::Board;
-    /// let b = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
-    /// let castle = b.parse_uci("e1g1").unwrap();
-    /// assert!(castle.is_castle());
-    /// assert_eq!(b.uci(castle).to_string(), "e1g1");
-    /// let b960 = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", true).unwrap();
-    /// assert_eq!(b960.uci(b960.parse_uci("e1h1").unwrap()).to_string(), "e1h1");
-    /// ```
-    pub fn uci(&self, mv: Move) -> UciMove {
-        let mut to = mv.to();
-        if mv.is_castle() && !self.chess960 {
-            let side = if to.file() > mv.from().file() { CastlingSide::King } else { CastlingSide::Queen };
-            to = side.king_destination(self.side_to_move);
-        }
-        UciMove { from: mv.from(), to, promotion: mv.promotion() }
-    }
-
-    /// Reads a move in UCI notation and returns it if it is legal here.
-    ///
-    /// In standard chess castling may be written `e1g1` (the usual form) or `e1h1`; in Chess960
-    /// only as king takes own rook (`e1h1`), since `e1g1` may be an ordinary king move there.
-    ///
-    /// ```
-    /// use cutoff_board::{Board, ParseUciMoveError};
-    /// let b = Board::default();
-    /// assert!(b.parse_uci("g1f3").is_ok());
-    /// assert_eq!(b.parse_uci("g1g3"), Err(ParseUciMoveError::Illegal));
-    /// assert_eq!(b.parse_uci("g1"), Err(ParseUciMoveError::Syntax));
-    /// ```
-    pub fn parse_uci(&self, text: &str) -> Result<Move, ParseUciMoveError> {
+/// Reads `<from><to>[q|r|b|n]` (the promotion letter in either case) without a board: only
+/// the syntax is checked. See [`UciMove::to_move`].
+///
+/// ```
+/// use cutoff_board::{ParseUciMoveError, UciMove};
+/// let mv: UciMove = "a7a8Q".parse().unwrap();
+/// assert_eq!(mv.to_string(), "a7a8q");
+/// assert_eq!("a7a8k".parse::<UciMove>(), Err(ParseUciMoveError::Syntax));
+/// assert_eq!("e2e2".parse::<UciMove>(), Err(ParseUciMoveError::Syntax));
+/// ```
+impl core::str::FromStr for UciMove {
+    type Err = ParseUciMoveError;
+    fn from_str(text: &str) -> Result<UciMove, ParseUciMoveError> {
         let bytes = text.as_bytes();
         if !(4..=5).contains(&bytes.len()) || !text.is_ascii() {
             return Err(ParseUciMoveError::Syntax);
@@ -117,19 +152,94 @@ impl Board {
         if from == to {
             return Err(ParseUciMoveError::Syntax);
         }
-        let mut moves = MoveList::new();
-        self.generate(GenKind::All, &mut moves);
-        moves
-            .into_iter()
-            .find(|&mv| {
-                if mv.from() != from || mv.promotion() != promotion {
-                    return false;
-                }
-                if mv.is_castle() {
-                    return mv.to() == to || (!self.chess960 && self.uci(mv).to == to);
-                }
-                mv.to() == to
-            })
-            .ok_or(ParseUciMoveError::Illegal)
+        Ok(UciMove { from, to, promotion })
+    }
+}
+
+impl Move {
+    /// This move in UCI notation for a board with castling `mode`: castling is written as the
+    /// king's two-square move (`e1g1`) in standard chess and as king takes own rook (`e1h1`)
+    /// in Chess960. [`Board::uci`] is the same with the board's own mode.
+    ///
+    /// A `Move`'s `Display` always prints the encoding (king takes own rook), because a bare
+    /// 16-bit move does not know the mode; use this (or [`Board::uci`]) for text a GUI reads.
+    ///
+    /// ```
+    /// use cutoff_board::{CastlingMode, Move, MoveKind, Square};
+    /// let castle = Move::new(Square::E1, Square::H1, MoveKind::Castle);
+    /// assert_eq!(castle.uci(CastlingMode::Standard).to_string(), "e1g1");
+    /// assert_eq!(castle.uci(CastlingMode::Chess960).to_string(), "e1h1");
+    /// assert_eq!(castle.to_string(), "e1h1"); // the encoding
+    /// let long = Move::new(Square::E8, Square::A8, MoveKind::Castle);
+    /// assert_eq!(long.uci(CastlingMode::Standard).to_string(), "e8c8");
+    /// ```
+    pub fn uci(self, mode: CastlingMode) -> UciMove {
+        let (from, mut to) = (self.from(), self.to());
+        if self.is_castle() && !mode.is_chess960() {
+            let file = if to.file() > from.file() { File::G } else { File::C };
+            to = Square::new(file, from.rank());
+        }
+        UciMove { from, to, promotion: self.promotion() }
+    }
+}
+
+impl fmt::Display for UciMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)?;
+        if let Some(p) = self.promotion {
+            write!(f, "{}", p.to_char())?;
+        }
+        Ok(())
+    }
+}
+
+impl Board {
+    /// `mv` in UCI notation. Castling is written as the king's two-square move (`e1g1`) in
+    /// standard chess and as "king takes own rook" (`e1h1`) in Chess960.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, CastlingMode};
+    /// let b = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", CastlingMode::Standard).unwrap();
+    /// let castle = b.parse_uci("e1g1").unwrap();
+    /// assert!(castle.is_castle());
+    /// assert_eq!(b.uci(castle).to_string(), "e1g1");
+    /// let b960 = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", CastlingMode::Chess960).unwrap();
+    /// assert_eq!(b960.uci(b960.parse_uci("e1h1").unwrap()).to_string(), "e1h1");
+    /// ```
+    pub fn uci(&self, mv: Move) -> UciMove {
+        mv.uci(self.castling_mode())
+    }
+
+    /// Reads a move in UCI notation and returns it if it is legal here.
+    ///
+    /// In standard chess castling may be written `e1g1` (the usual form) or `e1h1`; in Chess960
+    /// only as king takes own rook (`e1h1`), since `e1g1` may be an ordinary king move there.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, ParseUciMoveError};
+    /// let b = Board::default();
+    /// assert!(b.parse_uci("g1f3").is_ok());
+    /// assert_eq!(b.parse_uci("g1g3"), Err(ParseUciMoveError::Illegal));
+    /// assert_eq!(b.parse_uci("g1"), Err(ParseUciMoveError::Syntax));
+    /// ```
+    pub fn parse_uci(&self, text: &str) -> Result<Move, ParseUciMoveError> {
+        text.parse::<UciMove>()?.to_move(self)
+    }
+
+    /// Reads a move in UCI notation (as [`Board::parse_uci`]) and plays it. On error the
+    /// board is unchanged.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, ParseUciMoveError};
+    /// let mut board = Board::default();
+    /// let e4 = board.play_uci("e2e4").unwrap();
+    /// assert_eq!(board.uci(e4).to_string(), "e2e4");
+    /// assert_eq!(board.play_uci("e2e4"), Err(ParseUciMoveError::Illegal)); // no pawn on e2 now
+    /// assert_eq!(board.play_uci("e7e5").map(|mv| mv.is_capture()), Ok(false));
+    /// ```
+    pub fn play_uci(&mut self, text: &str) -> Result<Move, ParseUciMoveError> {
+        let mv = self.parse_uci(text)?;
+        self.play_unchecked(mv);
+        Ok(mv)
     }
 }

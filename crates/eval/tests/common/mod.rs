@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use cutoff_board::Board;
+use cutoff_board::{Board, CastlingMode};
 
 /// The repository's data folder, `<repo>/data`.
 pub fn data_dir() -> PathBuf {
@@ -16,7 +16,7 @@ fn read(relative: &str) -> String {
 }
 
 fn parse(fen: &str, chess960: bool) -> Board {
-    Board::from_fen(fen, chess960).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    Board::from_fen(fen, CastlingMode::from_chess960(chess960)).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 /// The positions of a perft suite (`FEN ;D1 n ;...` lines).
