@@ -463,8 +463,8 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode> {
     let mut l2 = vec![args.l2; NUM_WEIGHTS];
     l2[Table::Material.offset()..Table::Material.offset() + Table::Material.len()].fill(0.0);
     let target = targets(&data, k, args.lambda);
-    let start_train = loss(&data, &train, &target, &w, k, threads, None);
-    let start_valid = loss(&data, &valid, &target, &w, k, threads, None);
+    let start_train = loss(&data, &train, &target, &w0, k, threads, None);
+    let start_valid = loss(&data, &valid, &target, &w0, k, threads, None);
     eprintln!(
         "tune: K = {k:.6}; loss with the compiled weights: training {start_train:.6}, validation {start_valid:.6}"
     );
