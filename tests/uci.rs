@@ -161,6 +161,9 @@ fn handshake_reports_id_options_and_uciok() {
         ("Move Overhead", "spin"),
         ("UCI_Chess960", "check"),
         ("Clear Hash", "button"),
+        ("UCI_ShowWDL", "check"),
+        ("UCI_LimitStrength", "check"),
+        ("UCI_Elo", "spin"),
         ("OwnBook", "check"),
         ("BookFile", "string"),
     ] {
@@ -178,11 +181,13 @@ fn handshake_reports_id_options_and_uciok() {
             };
         e.ensure(ok, format!("option '{name}' should be a well-formed {kind}: {o:?}"));
     }
-    e.ensure(options.len() == 9, format!("expected exactly the 9 documented options, got {options:?}"));
+    e.ensure(options.len() == 12, format!("expected exactly the 12 documented options, got {options:?}"));
     // Defaults that GUIs rely on.
     let default = |name: &str| find(name).and_then(|o| o.default.clone()).unwrap_or_default();
     e.ensure(default("UCI_Chess960") == "false", "UCI_Chess960 must default to false");
     e.ensure(default("Ponder") == "false", "Ponder should default to false");
+    e.ensure(default("UCI_ShowWDL") == "false", "UCI_ShowWDL must default to false");
+    e.ensure(default("UCI_LimitStrength") == "false", "UCI_LimitStrength must default to false");
     e.ensure(default("OwnBook") == "false", "OwnBook must default to false (match tools bring their own openings)");
     e.ensure(default("Threads") == "1" && find("Threads").and_then(|o| o.min) == Some(1), "Threads: default 1, min 1");
     e.ensure(default("MultiPV") == "1" && find("MultiPV").and_then(|o| o.min) == Some(1), "MultiPV: default 1, min 1");
@@ -200,6 +205,9 @@ fn handshake_reports_id_options_and_uciok() {
         "setoption name Move Overhead value 10",
         "setoption name UCI_Chess960 value false",
         "setoption name Clear Hash",
+        "setoption name UCI_ShowWDL value false",
+        "setoption name UCI_LimitStrength value false",
+        "setoption name UCI_Elo value 2000",
         "setoption name OwnBook value false",
         "setoption name BookFile value <empty>",
         "setoption name hash value 16", // option names are case-insensitive
@@ -1174,5 +1182,104 @@ fn search_parameters_are_listed_for_spsa_and_fixed_in_normal_builds() {
         answer.iter().any(|l| l.starts_with("info string") && l.contains("unknown option")),
         format!("a normal build should refuse search parameters, got {answer:?}"),
     );
+    e.quit();
+}
+
+// ---------------------------------------------------------------------------------------
+// Win/draw/loss output.
+
+/// The `wdl` of the last scored `info` line of a search (which must all carry one).
+fn last_wdl(e: &mut Engine, board: &Board, go: &str) -> (Score, [u32; 3]) {
+    let s = search(e, board, go);
+    let mut last = None;
+    for info in &s.infos {
+        if let Some(score) = info.score {
+            match info.wdl {
+                Some(wdl) => last = Some((score, wdl)),
+                None => e.fail(&format!("an info line with a score but no wdl: {info:?}")),
+            }
+        }
+    }
+    last.unwrap_or_else(|| e.fail("no scored info line"))
+}
+
+#[test]
+fn show_wdl_adds_win_draw_loss_that_follow_the_score() {
+    let mut e = Engine::spawn();
+    // Off by default: no wdl.
+    let s = search(&mut e, &Board::default(), "go depth 3");
+    e.ensure(s.infos.iter().all(|i| i.wdl.is_none()), "wdl without UCI_ShowWDL");
+    e.command("setoption name UCI_ShowWDL value true");
+    let mut results = Vec::new();
+    for fen in [
+        "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", // a queen up
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", // level
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1", // a queen down
+    ] {
+        e.command(&format!("position fen {fen}"));
+        results.push(last_wdl(&mut e, &board(fen), "go depth 4"));
+    }
+    let [(s_up, up), (_, level), (s_down, down)] = [results[0], results[1], results[2]];
+    e.ensure(s_up.rank() > s_down.rank(), "the scores order the positions");
+    e.ensure(up[0] > level[0] && level[0] > down[0], format!("win share must fall with the score: {results:?}"));
+    e.ensure(up[2] < level[2] && level[2] < down[2], format!("loss share must rise as the score falls: {results:?}"));
+    e.ensure(up[0] > 900 && down[2] > 900, format!("a queen is nearly decisive: {results:?}"));
+    // A forced mate is certain.
+    let mate = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3";
+    e.command(&format!("position fen {mate}"));
+    let (score, wdl) = last_wdl(&mut e, &board(mate), "go depth 4");
+    e.ensure(matches!(score, Score::Mate(1)) && wdl == [1000, 0, 0], format!("mate in one: {score:?} {wdl:?}"));
+    e.quit();
+}
+
+// ---------------------------------------------------------------------------------------
+// Limited strength.
+
+#[test]
+fn limited_strength_plays_other_legal_moves_and_keeps_the_queen_at_2400() {
+    let mut e = Engine::spawn();
+    // An Elo outside the range is clamped, with a message.
+    let out = e.command("setoption name UCI_Elo value 900");
+    e.ensure(
+        out.len() == 1 && out[0].starts_with("info string") && out[0].contains("1320"),
+        format!("UCI_Elo 900 should be clamped to 1320 with an info string, got {out:?}"),
+    );
+    // Full strength first, then the lowest level, on the same positions.
+    let fens: Vec<&str> = cutoff_uci::BENCH_FENS.lines().map(str::trim).filter(|l| !l.is_empty()).take(16).collect();
+    let mut full = Vec::new();
+    for fen in &fens {
+        e.command(&format!("position fen {fen}"));
+        full.push(search(&mut e, &board(fen), "go depth 6").best);
+    }
+    e.command("setoption name UCI_LimitStrength value true");
+    e.command("setoption name UCI_Elo value 1320");
+    let mut differ = 0;
+    for (fen, strong) in fens.iter().zip(&full) {
+        e.command(&format!("position fen {fen}"));
+        let s = search(&mut e, &board(fen), "go wtime 60000 btime 60000");
+        // The lowest level's budget is 64 nodes (the search may finish its first iteration).
+        let nodes = s.infos.iter().filter_map(|i| i.nodes).max().unwrap_or(0);
+        e.ensure(nodes < 5_000, format!("the lowest level searched {nodes} nodes in {fen}"));
+        differ += usize::from(&s.best != strong);
+    }
+    e.ensure(differ >= 4, format!("the lowest level chose the full-strength move in {} of 16 positions", 16 - differ));
+
+    // At 2400 a queen attacked by a pawn is never left hanging.
+    e.command("setoption name UCI_Elo value 2400");
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/3Q4/8/PPP1PPPP/RNB1KBNR w KQkq - 0 3";
+    let b = board(fen);
+    for _ in 0..20 {
+        e.command(&format!("position fen {fen}"));
+        let s = search(&mut e, &b, "go wtime 60000 btime 60000");
+        let mv = b.parse_uci(&s.best).unwrap_or_else(|err| e.fail(&format!("illegal {}: {err}", s.best)));
+        e.ensure(mv.from() == cutoff_board::Square::D4, format!("2400 left the queen en prise with {}", s.best));
+    }
+    // Off again: full strength, same move as before.
+    e.command("setoption name UCI_LimitStrength value false");
+    // (A fresh game, as for the first search: the hash and histories steer the search too.)
+    e.command("ucinewgame");
+    e.command(&format!("position fen {}", fens[0]));
+    let again = search(&mut e, &board(fens[0]), "go depth 6").best;
+    e.ensure(again == full[0], "UCI_LimitStrength false restores full strength");
     e.quit();
 }

@@ -41,6 +41,8 @@ pub struct Info {
     pub pv: Vec<String>,
     /// `currmove`.
     pub currmove: Option<String>,
+    /// `wdl W D L` (per mille; checked to sum to 1000).
+    pub wdl: Option<[u32; 3]>,
     /// The text after `info string`.
     pub string: Option<String>,
 }
@@ -102,6 +104,17 @@ pub fn parse_info(board: &Board, line: &str) -> Result<Info, String> {
                     info.bound = Some(b.to_string());
                     i += 1;
                 }
+            }
+            "wdl" => {
+                let mut wdl = [0u32; 3];
+                for (k, part) in wdl.iter_mut().enumerate() {
+                    *part = number("wdl", tokens.get(i + k))?;
+                }
+                if wdl.iter().sum::<u32>() != 1000 {
+                    return Err(format!("wdl {wdl:?} does not sum to 1000"));
+                }
+                info.wdl = Some(wdl);
+                i += 2;
             }
             "currmove" => {
                 let mv = value.ok_or("'currmove' without a move")?;

@@ -13,6 +13,7 @@ mod progress;
 mod tactics;
 mod tune;
 mod util;
+mod wdl;
 
 use std::process::ExitCode;
 
@@ -74,6 +75,9 @@ enum Command {
     /// Fit every evaluation weight to labelled positions (Texel tuning with Adam) and write
     /// crates/eval/src/weights.rs.
     Tune(tune::TuneArgs),
+    /// Fit the win/draw/loss model (`UCI_ShowWDL`) to game results; prints the coefficients
+    /// of `cutoff_search::wdl`.
+    Wdl(wdl::WdlArgs),
 }
 
 fn main() -> ExitCode {
@@ -87,6 +91,7 @@ fn main() -> ExitCode {
         Command::Tactics(args) => tactics::run(&args),
         Command::Ordering(args) => release(ordering::run, &args),
         Command::Tune(args) => release(tune::run, &args),
+        Command::Wdl(args) => release(wdl::run, &args),
     };
     match result {
         Ok(code) => code,

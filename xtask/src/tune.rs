@@ -84,7 +84,7 @@ pub struct TuneArgs {
     /// L2 regularisation: adds `l2 * Σ w²` over every weight but the material values, which
     /// keeps rarely seen weights (a queen attacking 25 squares) near zero instead of letting
     /// them drift.
-    #[arg(long, default_value_t = 1e-8)]
+    #[arg(long, default_value_t = 1e-10)]
     pub l2: f64,
 
     /// Share of the positions held out for the validation loss.
@@ -115,6 +115,11 @@ pub struct TuneArgs {
     /// Print the loss every N epochs.
     #[arg(long, default_value_t = 50)]
     pub report_every: usize,
+
+    /// Weights that occur in fewer training positions than this stay where they start: too
+    /// rare to be fitted (a queen attacking 26 squares), they would only fit noise.
+    #[arg(long, default_value_t = 200)]
+    pub min_positions: usize,
 
     /// Keep these tables at their compiled values (names as in weights.rs, e.g.
     /// `--freeze THREAT_BY_PAWN,HANGING`), e.g. to measure what a term adds to the fit.
@@ -167,7 +172,7 @@ fn sigmoid(x: f64) -> f64 {
 }
 
 /// Locates the default data file.
-fn default_data() -> Result<PathBuf> {
+pub(crate) fn default_data() -> Result<PathBuf> {
     let mut tried = Vec::new();
     if let Some(dir) = std::env::var_os("CUTOFF_DATA") {
         tried.push(PathBuf::from(dir).join(DEFAULT_DATA));
@@ -189,7 +194,7 @@ fn default_data() -> Result<PathBuf> {
 }
 
 /// Reads one EPD line: the board, the result (White's view) and the score (White's view).
-fn parse_line(line: &str) -> Result<(Board, f32, Option<f32>)> {
+pub(crate) fn parse_line(line: &str) -> Result<(Board, f32, Option<f32>)> {
     let mut fields = line.split_whitespace();
     let fen: Vec<&str> = fields.by_ref().take(4).collect();
     if fen.len() < 4 {
@@ -440,6 +445,21 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode> {
             .ok_or_else(|| format!("--freeze: no table {name:?} (the names are those of weights.rs)"))?;
         frozen[table.offset()..table.offset() + table.len()].fill(true);
     }
+    let mut seen = vec![0usize; NUM_WEIGHTS];
+    for &i in &train {
+        for (j, _) in data.features(&data.positions[i as usize]) {
+            seen[j] += 1;
+        }
+    }
+    let rare: Vec<usize> = (0..NUM_WEIGHTS).filter(|&j| seen[j] < args.min_positions).collect();
+    for &j in &rare {
+        frozen[j] = true;
+    }
+    eprintln!(
+        "tune: {} of {NUM_WEIGHTS} weights occur in fewer than {} training positions and stay where they start",
+        rare.len(),
+        args.min_positions
+    );
     let compiled = compiled_weights();
     let w0: Vec<[f64; 2]> = compiled.iter().map(|s| [f64::from(s.mg), f64::from(s.eg)]).collect();
     let mut w = match args.init {
@@ -545,6 +565,7 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode> {
     if !args.freeze.is_empty() {
         let _ = write!(command, " --freeze {}", args.freeze.join(","));
     }
+    let _ = write!(command, " --min-positions {}", args.min_positions);
     let header = format!(
         "Made by `{command}`\non {} ({} positions, {} of them for validation), K = {k:.6}.\n\
          Loss (mean squared error of sigmoid(K * eval) against the target) with the weights compiled\n\

@@ -23,6 +23,7 @@ mod correction;
 mod engine;
 mod limits;
 mod params;
+pub mod wdl;
 mod worker;
 
 pub use engine::{Engine, Features, Report, SearchControl, SearchOptions, SearchResult};

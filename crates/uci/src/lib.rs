@@ -11,6 +11,7 @@
 
 mod bench;
 mod options;
+mod strength;
 
 pub use bench::{BENCH_FENS, BENCH_HASH_MIB, BenchResult, DEFAULT_BENCH_DEPTH, run_bench, run_bench_until};
 
@@ -100,6 +101,14 @@ pub struct Uci {
     chess960: bool,
     ponder_option: bool,
     debug: bool,
+    /// `UCI_ShowWDL`: `wdl` in the `info` lines.
+    show_wdl: bool,
+    /// `UCI_LimitStrength`.
+    limit_strength: bool,
+    /// `UCI_Elo` (used when `limit_strength` is on).
+    elo: i64,
+    /// The seeded generator of the limited-strength move choice (one per process).
+    strength_rng: Arc<Mutex<strength::Rng>>,
     /// `OwnBook`: play from the book when it has a move.
     own_book: bool,
     /// The book loaded from `BookFile`, if any.
@@ -117,6 +126,9 @@ impl std::fmt::Debug for Uci {
 
 /// The seed of the book's move choice.
 const BOOK_SEED: u64 = 0x00C0_FFEE;
+
+/// The seed of the limited-strength move choice.
+const STRENGTH_SEED: u64 = 0x5EED_1320;
 
 /// Stack size of the search thread (the recursion keeps a move picker per ply).
 const SEARCH_STACK: usize = 64 << 20;
@@ -141,6 +153,10 @@ impl Uci {
             chess960: false,
             ponder_option: false,
             debug: false,
+            show_wdl: false,
+            limit_strength: false,
+            elo: strength::DEFAULT_ELO,
+            strength_rng: Arc::new(Mutex::new(strength::Rng::new(STRENGTH_SEED))),
             own_book: false,
             book: None,
             book_rng: cutoff_book::BookRng::new(BOOK_SEED),
@@ -425,10 +441,17 @@ impl Uci {
         let out = self.out.clone();
         let board = self.board;
         let history = self.history.clone();
-        let debug = self.debug;
+        let verbosity = Verbosity { debug: self.debug, show_wdl: self.show_wdl };
+        let mut limits = limits;
+        let weakened = self.limit_strength.then(|| {
+            let level = strength::Level::new(self.elo);
+            limits.nodes = Some(limits.nodes.map_or(level.nodes(), |n| n.min(level.nodes())));
+            (level, Arc::clone(&self.strength_rng))
+        });
         let ponder = limits.ponder;
-        let work =
-            move |control: &SearchControl| search_thread(engine, control, out, board, history, limits, debug, busy);
+        let work = move |control: &SearchControl| {
+            search_thread(engine, control, out, board, history, limits, verbosity, weakened, busy)
+        };
         if !self.spawn_job(Job::Search, ponder, work) {
             self.out.line("bestmove 0000");
         }
@@ -554,6 +577,17 @@ impl Uci {
             self.info(&format!("setoption: cannot change '{}' while {}", opt.name(), self.running()));
             return;
         }
+        if *opt == EngineOption::Elo
+            && let Some((min, max)) = opt.range()
+            && let Some(elo) = value.as_deref().and_then(|v| v.trim().parse::<i64>().ok())
+            && !(min..=max).contains(&elo)
+        {
+            // A GUI's Elo outside the range is brought into it rather than refused.
+            let clamped = elo.clamp(min, max);
+            self.info(&format!("setoption: UCI_Elo {elo} is outside {min}-{max}; using {clamped}"));
+            self.elo = clamped;
+            return;
+        }
         let parsed = match opt.parse(value.as_deref()) {
             Ok(v) => v,
             Err(e) => {
@@ -589,6 +623,9 @@ impl Uci {
                 }
             }
             (EngineOption::ClearHash, OptionValue::Button) => self.with_engine(|e| e.clear_hash()),
+            (EngineOption::ShowWdl, OptionValue::Check(b)) => self.show_wdl = b,
+            (EngineOption::LimitStrength, OptionValue::Check(b)) => self.limit_strength = b,
+            (EngineOption::Elo, OptionValue::Spin(elo)) => self.elo = elo,
             (EngineOption::OwnBook, OptionValue::Check(b)) => {
                 self.own_book = b;
                 if b && self.book.is_none() {
@@ -681,6 +718,15 @@ fn perft_thread(board: &Board, depth: u32, control: &SearchControl, out: &Output
     }
 }
 
+/// What a search prints besides the standard `info` fields.
+#[derive(Clone, Copy, Debug, Default)]
+struct Verbosity {
+    /// `debug on`: search statistics before `bestmove`.
+    debug: bool,
+    /// `UCI_ShowWDL`: `wdl W D L` after the score.
+    show_wdl: bool,
+}
+
 #[allow(clippy::too_many_arguments, reason = "everything the search thread owns")]
 fn search_thread(
     engine: Arc<Mutex<Engine>>,
@@ -689,13 +735,25 @@ fn search_thread(
     board: Board,
     history: Vec<u64>,
     limits: Limits,
-    debug: bool,
+    verbosity: Verbosity,
+    weakened: Option<(strength::Level, Arc<Mutex<strength::Rng>>)>,
     busy: Arc<AtomicBool>,
 ) {
+    let show_wdl = verbosity.show_wdl;
     let last: Mutex<Option<IterationInfo>> = Mutex::new(None);
+    // Limited strength: the root lines of the deepest iteration that reported all of them,
+    // and of the iteration in progress.
+    let lines: Mutex<strength::RootLines> = Mutex::new(strength::RootLines::default());
+    let wanted_lines = board.legal_moves().len().min(strength::LINES);
     let report = |r: Report| match r {
         Report::Iteration(info) => {
-            out.line(&info_line(&board, &info));
+            out.line(&info_line(&board, &info, show_wdl));
+            if weakened.is_some()
+                && info.bound.is_none()
+                && let (Some(&mv), Ok(mut l)) = (info.pv.first(), lines.lock())
+            {
+                l.record(info.depth, mv, info.score, wanted_lines);
+            }
             if info.multipv == 1
                 && info.bound.is_none()
                 && let Ok(mut l) = last.lock()
@@ -712,13 +770,25 @@ fn search_thread(
             Ok(g) => g,
             Err(poisoned) => poisoned.into_inner(),
         };
-        engine.search(&board, &history, &limits, control, &report)
+        let options = engine.options();
+        if weakened.is_some() {
+            engine
+                .set_options(cutoff_search::SearchOptions { multipv: options.multipv.max(strength::LINES), ..options });
+        }
+        let result = engine.search(&board, &history, &limits, control, &report);
+        engine.set_options(options);
+        result
     };
     // In `go infinite` and while pondering, bestmove waits for `stop` (or `ponderhit`).
     while !control.stop_requested() && (limits.infinite || control.is_pondering()) {
         std::thread::sleep(Duration::from_millis(1));
     }
-    let Some(best) = result.best_move else {
+    let chosen = weakened.as_ref().and_then(|(level, rng)| {
+        let l = lines.lock().ok()?;
+        let mut rng = rng.lock().ok()?;
+        level.choose(l.pool(), &mut rng)
+    });
+    let Some(best) = chosen.or(result.best_move) else {
         // No legal move: checkmated (mate 0) or stalemated (a draw).
         out.line(if board.in_check() { "info depth 0 score mate 0" } else { "info depth 0 score cp 0" });
         busy.store(false, Ordering::SeqCst);
@@ -734,7 +804,7 @@ fn search_thread(
             info.pv = vec![best];
             info.score = result.score;
         }
-        out.line(&info_line(&board, info));
+        out.line(&info_line(&board, info, show_wdl));
     } else {
         out.line(&format!(
             "info depth {} score {} pv {}",
@@ -743,7 +813,7 @@ fn search_thread(
             board.uci(best)
         ));
     }
-    if debug {
+    if verbosity.debug {
         let s = result.stats;
         out.line(&format!(
             "info string stats nodes {} qnodes {} cutoffs {} first-move-cutoff-rate {:.3} avg-cutoff-index {:.2} tt-hits {}",
@@ -756,7 +826,7 @@ fn search_thread(
         ));
     }
     let mut line = format!("bestmove {}", board.uci(best));
-    if let Some(p) = result.ponder_move {
+    if let Some(p) = result.ponder_move.filter(|_| result.best_move == Some(best)) {
         let mut after = board;
         after.play_unchecked(best);
         if after.is_legal(p) {
@@ -767,8 +837,10 @@ fn search_thread(
     out.line(&line);
 }
 
-/// Formats an `info` line, writing the PV in the notation of the position's mode.
-pub fn info_line(board: &Board, info: &IterationInfo) -> String {
+/// Formats an `info` line, writing the PV in the notation of the position's mode; with
+/// `show_wdl`, the score is followed by `wdl W D L` (per mille, from
+/// [`cutoff_search::wdl`]).
+pub fn info_line(board: &Board, info: &IterationInfo, show_wdl: bool) -> String {
     let mut s = format!(
         "info depth {} seldepth {} multipv {} score {}",
         info.depth,
@@ -780,6 +852,10 @@ pub fn info_line(board: &Board, info: &IterationInfo) -> String {
         Some(Bound::Lower) => s.push_str(" lowerbound"),
         Some(Bound::Upper) => s.push_str(" upperbound"),
         _ => {}
+    }
+    if show_wdl {
+        let w = cutoff_search::wdl::wdl(info.score, board);
+        s.push_str(&format!(" wdl {} {} {}", w.win, w.draw, w.loss));
     }
     s.push_str(&format!(
         " nodes {} nps {} hashfull {} time {} pv",

@@ -14,11 +14,14 @@ pub(crate) enum EngineOption {
     MoveOverhead,
     Chess960,
     ClearHash,
+    ShowWdl,
+    LimitStrength,
+    Elo,
     OwnBook,
     BookFile,
 }
 
-pub(crate) const OPTIONS: [EngineOption; 9] = [
+pub(crate) const OPTIONS: [EngineOption; 12] = [
     EngineOption::Hash,
     EngineOption::Threads,
     EngineOption::MultiPv,
@@ -26,6 +29,9 @@ pub(crate) const OPTIONS: [EngineOption; 9] = [
     EngineOption::MoveOverhead,
     EngineOption::Chess960,
     EngineOption::ClearHash,
+    EngineOption::ShowWdl,
+    EngineOption::LimitStrength,
+    EngineOption::Elo,
     EngineOption::OwnBook,
     EngineOption::BookFile,
 ];
@@ -84,6 +90,9 @@ impl EngineOption {
             EngineOption::MoveOverhead => "Move Overhead",
             EngineOption::Chess960 => "UCI_Chess960",
             EngineOption::ClearHash => "Clear Hash",
+            EngineOption::ShowWdl => "UCI_ShowWDL",
+            EngineOption::LimitStrength => "UCI_LimitStrength",
+            EngineOption::Elo => "UCI_Elo",
             EngineOption::OwnBook => "OwnBook",
             EngineOption::BookFile => "BookFile",
         }
@@ -98,6 +107,13 @@ impl EngineOption {
             EngineOption::MoveOverhead => Kind::Spin { default: 30, min: 0, max: 5_000 },
             EngineOption::Chess960 => Kind::Check { default: false },
             EngineOption::ClearHash => Kind::Button,
+            EngineOption::ShowWdl => Kind::Check { default: false },
+            EngineOption::LimitStrength => Kind::Check { default: false },
+            EngineOption::Elo => Kind::Spin {
+                default: crate::strength::DEFAULT_ELO,
+                min: crate::strength::MIN_ELO,
+                max: crate::strength::MAX_ELO,
+            },
             EngineOption::OwnBook => Kind::Check { default: false },
             EngineOption::BookFile => Kind::String,
         }
@@ -112,6 +128,14 @@ impl EngineOption {
             Kind::Check { default } => format!("option name {name} type check default {default}"),
             Kind::Button => format!("option name {name} type button"),
             Kind::String => format!("option name {name} type string default <empty>"),
+        }
+    }
+
+    /// The range of a spin option.
+    pub(crate) fn range(self) -> Option<(i64, i64)> {
+        match self.kind() {
+            Kind::Spin { min, max, .. } => Some((min, max)),
+            _ => None,
         }
     }
 
