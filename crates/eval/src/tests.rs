@@ -64,19 +64,22 @@ fn backward_pawn() {
 
 #[test]
 fn psqt_orientation() {
-    // A white knight on f3 and a black knight on f6 read the same table entry (rank 3, f-file).
+    // A white knight on f3 and a black knight on f6 read the same table entry: the tables are
+    // drawn rank 8 first, so f3 is row 6 of 8 (index 5 * 8 + 5 = 45).
     let b = board("4k3/8/5n2/8/8/5N2/8/4K3 w - - 0 1");
     let t = trace(&b);
+    assert_eq!(Square::F3.flip_rank() as usize, 45);
     let king_w = PSQT[PieceType::King as usize][Square::E1.flip_rank() as usize];
-    let knight = PSQT[PieceType::Knight as usize][Square::F3.flip_rank() as usize];
-    // PeSTO: knight on f3 is 17 mg / -3 eg, king on e1 8 mg / -28 eg.
-    assert_eq!(knight, S(17, -3));
-    assert_eq!(king_w, S(8, -28));
+    let knight = PSQT[PieceType::Knight as usize][45];
+    assert_eq!(PSQT_KNIGHT[45], knight);
     assert_eq!(t.get(Term::Psqt, Color::White), knight + king_w);
     assert_eq!(t.get(Term::Psqt, Color::White), t.get(Term::Psqt, Color::Black));
-    // Pawns on rank 2 get the row above the last one (a white pawn on g2 is PeSTO's 38 mg).
-    assert_eq!(PSQT[PieceType::Pawn as usize][Square::G2.flip_rank() as usize], S(38, 2));
-    assert_eq!(PSQT[PieceType::King as usize][Square::G1.flip_rank() as usize], S(24, -24));
+    // A white pawn on g2 reads the row above the last one (index 6 * 8 + 6 = 54); the king
+    // on g1 the last row (62).
+    let g2 = board("4k3/8/8/8/8/8/6P1/4K3 w - - 0 1");
+    let e1 = PSQT[PieceType::King as usize][Square::E1.flip_rank() as usize];
+    assert_eq!(trace(&g2).get(Term::Psqt, Color::White), PSQT_PAWN[54] + e1);
+    assert_eq!(Square::G1.flip_rank() as usize, 62);
 }
 
 #[test]
