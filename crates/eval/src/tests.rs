@@ -3,7 +3,7 @@
 use cutoff_board::{Board, CastlingMode, Color, PieceType, Square};
 
 use crate::params::*;
-use crate::{PawnCache, S, Score, Term, trace};
+use crate::{PawnCache, Score, Term, trace};
 
 fn board(fen: &str) -> Board {
     Board::from_fen(fen, CastlingMode::Standard).unwrap_or_else(|e| panic!("{fen}: {e}"))

@@ -69,7 +69,7 @@ fn doubled_and_isolated_pawns_are_penalised() {
     let doubled = white_pawns("4k3/pppppppp/8/8/8/3P4/2PP4/4K3 w - - 0 1");
     let advanced = white_pawns("4k3/pppppppp/8/8/8/4P3/2PP4/4K3 w - - 0 1");
     assert!(doubled.mg < advanced.mg && doubled.eg < advanced.eg, "{doubled} vs {advanced}");
-    assert!(PAWN_DOUBLED.mg < 0 && PAWN_DOUBLED.eg < 0 && PAWN_ISOLATED.mg < 0 && PAWN_ISOLATED.eg < 0);
+    const { assert!(PAWN_DOUBLED.mg < 0 && PAWN_DOUBLED.eg < 0 && PAWN_ISOLATED.mg < 0 && PAWN_ISOLATED.eg < 0) };
     // A doubled pair scores worse than the same two pawns side by side.
     let side_by_side = white_pawns("4k3/pppppppp/8/8/8/8/2PP4/4K3 w - - 0 1");
     let stacked = white_pawns("4k3/pppppppp/8/8/8/3P4/3P4/4K3 w - - 0 1");
