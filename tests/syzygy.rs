@@ -232,3 +232,26 @@ fn bad_paths_and_files_are_reported_and_play_goes_on() {
     e.quit();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn root_score_is_the_tablebase_value() {
+    // In the tables, the reported score is the tablebase's (unless the search finds a mate):
+    // a win a little below the mate scores, a draw 0, a loss the negative.
+    let mut e = engine_with_tables();
+    for (fen, check) in [
+        ("8/3Q4/8/8/8/4rk2/8/7K w - - 0 1", (|cp: i32| cp >= 30_000) as fn(i32) -> bool),
+        ("8/8/7k/1K4Rr/8/8/8/8 w - - 0 1", |cp| cp == 0),
+        ("8/8/8/4k3/1r6/8/8/K5Q1 b - - 0 1", |cp| cp <= -30_000),
+    ] {
+        e.command(&format!("position fen {fen}"));
+        e.send("go depth 6");
+        let lines = e.read_search();
+        let board = Board::from_fen(fen, CastlingMode::Standard).unwrap();
+        let search = check::check_search(&board, &lines).unwrap_or_else(|err| e.fail(&format!("{fen}: {err}")));
+        let last = lines.iter().rev().find(|l| l.starts_with("info depth")).cloned().unwrap_or_default();
+        let info = check::parse_info(&board, &last).unwrap_or_else(|err| e.fail(&err));
+        let ok = matches!(info.score, Some(check::Score::Cp(cp)) if check(cp));
+        e.ensure(ok, format!("{fen}: unexpected score in '{last}' ({search:?})"));
+    }
+    e.quit();
+}

@@ -259,6 +259,19 @@ pub(crate) struct Shared<'a> {
     pub tb_probe_depth: i32,
     pub tb_rule50: bool,
     pub tb_hits: AtomicU64,
+    /// The tablebase value of the root (from the mover's side) when its moves were ranked
+    /// by the tables: reported instead of the search's score unless the search finds a mate.
+    pub root_tb_score: Option<i32>,
+}
+
+impl Shared<'_> {
+    /// The score to report for a root move whose search score is `score`.
+    pub fn shown_score(&self, score: i32) -> i32 {
+        match self.root_tb_score {
+            Some(tb) if score.abs() < cutoff_tt::MATE_IN_MAX_PLY => tb,
+            _ => score,
+        }
+    }
 }
 
 impl Shared<'_> {
@@ -419,6 +432,7 @@ impl Engine {
             tb_cardinality = 0;
         }
         let mut root_tb_hits = 0;
+        let mut root_tb_score = None;
         if let Some(tb) = tb
             && board.occupied().len() as usize <= tb_cardinality
             && board.castling_rights().is_empty()
@@ -426,6 +440,7 @@ impl Engine {
         {
             root_tb_hits = root_moves.len() as u64;
             root_moves = kept;
+            root_tb_score = tb.probe_wdl(board).map(|wdl| crate::worker::tb_score(wdl, 0, sy.rule50).0);
             if used_dtz {
                 // The DTZ ranking already keeps the win (or the longest defence); probes in the
                 // search would only give every remaining move the same score (as Stockfish).
@@ -465,6 +480,7 @@ impl Engine {
             tb_probe_depth,
             tb_rule50: sy.rule50,
             tb_hits: AtomicU64::new(root_tb_hits),
+            root_tb_score,
         };
         let (main, helpers) = self.workers.split_first_mut().expect("at least one worker");
         std::thread::scope(|scope| {
@@ -497,7 +513,7 @@ impl Engine {
         SearchResult {
             best_move: Some(best.mv),
             ponder_move,
-            score: best.score,
+            score: shared.shown_score(best.score),
             depth: main.completed_depth,
             nodes,
             stats: main.stats,

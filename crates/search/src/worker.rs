@@ -45,6 +45,23 @@ impl NodeType for NonPv {
     const ROOT: bool = false;
 }
 
+/// The score of a tablebase result at `ply` and its bound: a win is worth a little less than
+/// any mate (shorter paths to it score higher), so it is a lower bound (a mate may be found);
+/// a loss the negative, an upper bound; a draw 0 exactly, or ±1 for a win or loss that the
+/// fifty-move rule turns into a draw (when `rule50`).
+pub(crate) fn tb_score(wdl: Wdl, ply: usize, rule50: bool) -> (i32, Bound) {
+    let win = MATE_IN_MAX_PLY - 1 - ply as i32;
+    match wdl {
+        Wdl::Win => (win, Bound::Lower),
+        Wdl::Loss => (-win, Bound::Upper),
+        Wdl::CursedWin if !rule50 => (win, Bound::Lower),
+        Wdl::BlessedLoss if !rule50 => (-win, Bound::Upper),
+        Wdl::CursedWin => (1, Bound::Exact),
+        Wdl::BlessedLoss => (-1, Bound::Exact),
+        Wdl::Draw => (0, Bound::Exact),
+    }
+}
+
 /// Whether a stored score with `bound` settles the window (`alpha`, `beta`) by itself.
 #[inline(always)]
 fn bound_cuts(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
@@ -428,28 +445,6 @@ impl Worker {
         self.correction.correct(board, raw).clamp(-MATE_IN_MAX_PLY + 1, MATE_IN_MAX_PLY - 1)
     }
 
-    /// The score of a tablebase result at `ply` and its bound: a win is worth a little less than
-    /// any mate (shorter paths to it score higher), so it is a lower bound (a mate may be found);
-    /// a loss the negative, an upper bound; a draw 0 exactly, or ±1 for a win or loss that the
-    /// fifty-move rule turns into a draw (when `rule50`).
-    pub(crate) fn tb_score(wdl: Wdl, ply: usize, rule50: bool) -> (i32, Bound) {
-        let win = MATE_IN_MAX_PLY - 1 - ply as i32;
-        match wdl {
-            Wdl::Win => (win, Bound::Lower),
-            Wdl::Loss => (-win, Bound::Upper),
-            Wdl::CursedWin if !rule50 => (win, Bound::Lower),
-            Wdl::BlessedLoss if !rule50 => (-win, Bound::Upper),
-            Wdl::CursedWin => (1, Bound::Exact),
-            Wdl::BlessedLoss => (-1, Bound::Exact),
-            Wdl::Draw => (0, Bound::Exact),
-        }
-    }
-
-    /// The raw static eval to keep in a TT entry written without evaluating the node.
-    fn raw_eval_for_tt(entry: Option<TtEntry>) -> i32 {
-        entry.map_or(0, |e| e.eval)
-    }
-
     /// The alpha-beta search of one node: the root, a PV node or a null-window node (`N`).
     /// `cut_node`: a null-window node expected to fail high (reduced more).
     #[allow(clippy::too_many_lines)]
@@ -529,7 +524,7 @@ impl Worker {
                 && let Some(wdl) = tb.probe_wdl(board)
             {
                 sh.tb_hits.fetch_add(1, Ordering::Relaxed);
-                let (score, bound) = Self::tb_score(wdl, ply, sh.tb_rule50);
+                let (score, bound) = tb_score(wdl, ply, sh.tb_rule50);
                 if bound == Bound::Exact
                     || (bound == Bound::Lower && score >= beta)
                     || (bound == Bound::Upper && score <= alpha)
@@ -540,7 +535,12 @@ impl Worker {
                         TtEntry {
                             mv: None,
                             score,
-                            eval: Self::raw_eval_for_tt(entry),
+                            eval: match entry {
+                                Some(e) => e.eval,
+                                None if in_check => 0,
+                                // Later visits read the static eval from this entry.
+                                None => self.evaluate(board),
+                            },
                             depth: (depth + 6).min(MAX_PLY as i32 - 1),
                             bound,
                             pv: N::PV,
@@ -1133,7 +1133,7 @@ impl Worker {
             depth,
             seldepth: rm.seldepth.max(self.seldepth) as u32,
             multipv: index + 1,
-            score: rm.score,
+            score: sh.shown_score(rm.score),
             bound: bound.or(rm.bound).filter(|b| *b != Bound::Exact),
             nodes,
             nps: (nodes as f64 / time.as_secs_f64().max(1e-3)) as u64,
