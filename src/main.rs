@@ -32,6 +32,13 @@ enum Command {
         /// Search depth.
         #[arg(default_value_t = cutoff_uci::DEFAULT_BENCH_DEPTH)]
         depth: u32,
+        /// Search the embedded endgame positions (4 and 5 pieces) instead, to measure the cost
+        /// of tablebase probes: run it with and without `--syzygy`.
+        #[arg(long)]
+        endgames: bool,
+        /// Probe the Syzygy tables in these directories (separated as for `SyzygyPath`).
+        #[arg(long)]
+        syzygy: Option<String>,
     },
 }
 
@@ -44,8 +51,27 @@ fn main() -> ExitCode {
             uci.run(std::io::stdin().lock());
             ExitCode::SUCCESS
         }
-        Some(Command::Bench { depth }) => {
-            let result = cutoff_uci::run_bench(depth.clamp(1, 64), Default::default(), |line| eprintln!("{line}"));
+        Some(Command::Bench { depth, endgames, syzygy }) => {
+            let tablebases = syzygy.map(|path| {
+                let tb = cutoff_syzygy::Tablebases::open_path(&path);
+                for problem in tb.problems() {
+                    eprintln!("syzygy: {problem}");
+                }
+                eprintln!(
+                    "syzygy: {} WDL and {} DTZ tables, up to {} pieces",
+                    tb.num_wdl(),
+                    tb.num_dtz(),
+                    tb.max_pieces()
+                );
+                std::sync::Arc::new(tb)
+            });
+            let fens = if endgames { cutoff_uci::ENDGAME_BENCH_FENS } else { cutoff_uci::BENCH_FENS };
+            let control = cutoff_search::SearchControl::default();
+            control.reset(false);
+            let result =
+                cutoff_uci::run_bench_on(fens, depth.clamp(1, 64), Default::default(), tablebases, &control, |line| {
+                    eprintln!("{line}")
+                });
             let s = result.stats;
             eprintln!(
                 "{} positions, depth {depth}: first-move cutoff rate {:.3}, average cutoff index {:.2}",
@@ -53,6 +79,9 @@ fn main() -> ExitCode {
                 s.first_move_cutoff_rate(),
                 s.average_cutoff_index()
             );
+            if result.tbhits > 0 {
+                eprintln!("tbhits {}", result.tbhits);
+            }
             println!("{} nodes {} nps", result.nodes, result.nps());
             ExitCode::SUCCESS
         }

@@ -1,10 +1,12 @@
 //! The engine: the shared transposition table, the search threads, limits and reporting.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use cutoff_board::{Board, Move};
 use cutoff_ordering::OrderingConfig;
+use cutoff_syzygy::{Tablebases, Wdl, root_rank};
 use cutoff_tt::{ResizeError, TranspositionTable};
 
 use crate::limits::{Limits, TimeBudget};
@@ -96,6 +98,27 @@ pub struct SearchOptions {
     pub ordering: OrderingConfig,
     /// Search features.
     pub features: Features,
+    /// How the Syzygy tablebases are used (when [`Engine::set_tablebases`] gave some).
+    pub syzygy: SyzygyOptions,
+}
+
+/// How the search uses Syzygy tablebases: the UCI options `SyzygyProbeDepth`,
+/// `SyzygyProbeLimit` and `Syzygy50MoveRule`, with Stockfish's meanings and defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SyzygyOptions {
+    /// Probe the WDL tables in the search only at this remaining depth or more (positions with
+    /// fewer pieces than the largest tables are probed at any depth).
+    pub probe_depth: i32,
+    /// Probe only positions with at most this many pieces (kings included; 0: never).
+    pub probe_limit: usize,
+    /// Count wins and losses that the fifty-move rule turns into draws as draws.
+    pub rule50: bool,
+}
+
+impl Default for SyzygyOptions {
+    fn default() -> SyzygyOptions {
+        SyzygyOptions { probe_depth: 1, probe_limit: 7, rule50: true }
+    }
 }
 
 impl Default for SearchOptions {
@@ -106,6 +129,7 @@ impl Default for SearchOptions {
             move_overhead: Duration::from_millis(30),
             ordering: OrderingConfig::FULL,
             features: Features::FULL,
+            syzygy: SyzygyOptions::default(),
         }
     }
 }
@@ -210,6 +234,8 @@ pub struct SearchResult {
     pub stats: Stats,
     /// Wall time of the search.
     pub time: Duration,
+    /// Tablebase hits of all threads.
+    pub tbhits: u64,
 }
 
 /// Everything the threads of one search share.
@@ -226,6 +252,26 @@ pub(crate) struct Shared<'a> {
     pub start: Instant,
     pub node_counts: Vec<AtomicU64>,
     pub report: &'a (dyn Fn(Report) + Sync),
+    /// The tablebases to probe in the search, if any, with the piece limit (0: none) and
+    /// the depth limit of the probes.
+    pub tb: Option<&'a Tablebases>,
+    pub tb_cardinality: usize,
+    pub tb_probe_depth: i32,
+    pub tb_rule50: bool,
+    pub tb_hits: AtomicU64,
+    /// The tablebase value of the root (from the mover's side) when its moves were ranked
+    /// by the tables: reported instead of the search's score unless the search finds a mate.
+    pub root_tb_score: Option<i32>,
+}
+
+impl Shared<'_> {
+    /// The score to report for a root move whose search score is `score`.
+    pub fn shown_score(&self, score: i32) -> i32 {
+        match self.root_tb_score {
+            Some(tb) if score.abs() < cutoff_tt::MATE_IN_MAX_PLY => tb,
+            _ => score,
+        }
+    }
 }
 
 impl Shared<'_> {
@@ -265,6 +311,7 @@ pub struct Engine {
     tt: TranspositionTable,
     workers: Vec<Worker>,
     options: SearchOptions,
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -279,7 +326,8 @@ const STACK_SIZE: usize = 64 << 20;
 impl Engine {
     /// An engine with a `hash_mib` MiB transposition table.
     pub fn new(hash_mib: usize, options: SearchOptions) -> Result<Engine, ResizeError> {
-        let mut engine = Engine { tt: TranspositionTable::new(hash_mib)?, workers: Vec::new(), options };
+        let mut engine =
+            Engine { tt: TranspositionTable::new(hash_mib)?, workers: Vec::new(), options, tablebases: None };
         engine.set_threads(options.threads);
         Ok(engine)
     }
@@ -302,6 +350,16 @@ impl Engine {
         while self.workers.len() < threads {
             self.workers.push(Worker::new(self.workers.len()));
         }
+    }
+
+    /// The Syzygy tablebases to use from the next search on (`None`: none).
+    pub fn set_tablebases(&mut self, tablebases: Option<Arc<Tablebases>>) {
+        self.tablebases = tablebases;
+    }
+
+    /// The Syzygy tablebases in use, if any.
+    pub fn tablebases(&self) -> Option<&Arc<Tablebases>> {
+        self.tablebases.as_ref()
     }
 
     /// Resizes (and clears) the transposition table.
@@ -356,7 +414,38 @@ impl Engine {
                 nodes: 0,
                 stats: Stats::default(),
                 time: start.elapsed(),
+                tbhits: 0,
             };
+        }
+        // Syzygy: the pieces the search probes, and the root moves that keep the tablebase
+        // value (with DTZ, also the fastest win or the longest defence).
+        let tb = self.tablebases.as_deref().filter(|tb| tb.max_pieces() > 0);
+        let sy = self.options.syzygy;
+        let (mut tb_cardinality, mut tb_probe_depth) = (sy.probe_limit, sy.probe_depth);
+        if let Some(tb) = tb
+            && tb_cardinality > tb.max_pieces()
+        {
+            tb_cardinality = tb.max_pieces();
+            tb_probe_depth = 0;
+        }
+        if tb.is_none() {
+            tb_cardinality = 0;
+        }
+        let mut root_tb_hits = 0;
+        let mut root_tb_score = None;
+        if let Some(tb) = tb
+            && board.occupied().len() as usize <= tb_cardinality
+            && board.castling_rights().is_empty()
+            && let Some((kept, used_dtz)) = tb_root_moves(tb, board, &root_moves, sy.rule50)
+        {
+            root_tb_hits = root_moves.len() as u64;
+            root_moves = kept;
+            root_tb_score = tb.probe_wdl(board).map(|wdl| crate::worker::tb_score(wdl, 0, sy.rule50).0);
+            if used_dtz {
+                // The DTZ ranking already keeps the win (or the longest defence); probes in the
+                // search would only give every remaining move the same score (as Stockfish).
+                tb_cardinality = 0;
+            }
         }
         // Order the root moves once by the move picker (TT move, captures, ...).
         let tt_move = self.tt.probe(board.key(), 0).and_then(|e| e.mv);
@@ -386,6 +475,12 @@ impl Engine {
             start,
             node_counts: (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect(),
             report,
+            tb,
+            tb_cardinality,
+            tb_probe_depth,
+            tb_rule50: sy.rule50,
+            tb_hits: AtomicU64::new(root_tb_hits),
+            root_tb_score,
         };
         let (main, helpers) = self.workers.split_first_mut().expect("at least one worker");
         std::thread::scope(|scope| {
@@ -418,11 +513,44 @@ impl Engine {
         SearchResult {
             best_move: Some(best.mv),
             ponder_move,
-            score: best.score,
+            score: shared.shown_score(best.score),
             depth: main.completed_depth,
             nodes,
             stats: main.stats,
             time: start.elapsed(),
+            tbhits: shared.tb_hits.load(Ordering::Relaxed),
         }
     }
+}
+
+/// The root moves (of `moves`, in their order) that keep the best tablebase outcome, and
+/// whether DTZ ranked them (then among wins only the fastest to convert, among losses the
+/// slowest, are kept). With WDL alone, the moves that keep the best WDL value. `None` when the
+/// tables cannot rank the position.
+fn tb_root_moves(tb: &Tablebases, board: &Board, moves: &[Move], rule50: bool) -> Option<(Vec<Move>, bool)> {
+    let clock = board.halfmove_clock();
+    let (ranks, used_dtz): (Vec<(Move, i32)>, bool) = match tb.rank_root_moves(board) {
+        Some(ranked) => (ranked.into_iter().map(|(mv, dtz)| (mv, root_rank(dtz, clock, rule50).0)).collect(), true),
+        None => {
+            let mut ranks = Vec::with_capacity(moves.len());
+            for &mv in moves {
+                let mut after = *board;
+                after.play_unchecked(mv);
+                let mut wdl = tb.probe_wdl(&after)?.flip();
+                if !rule50 {
+                    wdl = match wdl {
+                        Wdl::CursedWin => Wdl::Win,
+                        Wdl::BlessedLoss => Wdl::Loss,
+                        other => other,
+                    };
+                }
+                ranks.push((mv, wdl.to_i32()));
+            }
+            (ranks, false)
+        }
+    };
+    let rank_of = |mv: Move| ranks.iter().find(|(m, _)| *m == mv).map(|&(_, r)| r);
+    let best = moves.iter().filter_map(|&mv| rank_of(mv)).max()?;
+    let kept: Vec<Move> = moves.iter().copied().filter(|&mv| rank_of(mv) == Some(best)).collect();
+    (!kept.is_empty()).then_some((kept, used_dtz))
 }

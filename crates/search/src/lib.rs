@@ -26,7 +26,7 @@ mod params;
 pub mod wdl;
 mod worker;
 
-pub use engine::{Engine, Features, Report, SearchControl, SearchOptions, SearchResult};
+pub use engine::{Engine, Features, Report, SearchControl, SearchOptions, SearchResult, SyzygyOptions};
 pub use limits::{Limits, TimeBudget};
 pub use params::{Param, ParamError, params, set_param, spsa_config};
 
@@ -162,4 +162,6 @@ pub struct IterationInfo {
     pub pv: Vec<Move>,
     /// The main thread's statistics so far.
     pub stats: Stats,
+    /// Tablebase hits of all threads (WDL probes in the search that found the position).
+    pub tbhits: u64,
 }

@@ -6,6 +6,7 @@ use arrayvec::ArrayVec;
 use cutoff_board::{Board, Move, PieceType, SEE_VALUES};
 use cutoff_eval::PawnCache;
 use cutoff_ordering::{Histories, Killers, MovePicker, PieceTo};
+use cutoff_syzygy::Wdl;
 use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY, TtEntry};
 
 use crate::correction::CorrectionHistory;
@@ -42,6 +43,23 @@ impl NodeType for Pv {
 impl NodeType for NonPv {
     const PV: bool = false;
     const ROOT: bool = false;
+}
+
+/// The score of a tablebase result at `ply` and its bound: a win is worth a little less than
+/// any mate (shorter paths to it score higher), so it is a lower bound (a mate may be found);
+/// a loss the negative, an upper bound; a draw 0 exactly, or ±1 for a win or loss that the
+/// fifty-move rule turns into a draw (when `rule50`).
+pub(crate) fn tb_score(wdl: Wdl, ply: usize, rule50: bool) -> (i32, Bound) {
+    let win = MATE_IN_MAX_PLY - 1 - ply as i32;
+    match wdl {
+        Wdl::Win => (win, Bound::Lower),
+        Wdl::Loss => (-win, Bound::Upper),
+        Wdl::CursedWin if !rule50 => (win, Bound::Lower),
+        Wdl::BlessedLoss if !rule50 => (-win, Bound::Upper),
+        Wdl::CursedWin => (1, Bound::Exact),
+        Wdl::BlessedLoss => (-1, Bound::Exact),
+        Wdl::Draw => (0, Bound::Exact),
+    }
 }
 
 /// Whether a stored score with `bound` settles the window (`alpha`, `beta`) by itself.
@@ -489,6 +507,47 @@ impl Worker {
                 && bound_cuts(e.bound, e.score, alpha, beta)
             {
                 return e.score;
+            }
+        }
+
+        // Syzygy WDL probe (never at the root: its moves were ranked before the search), in
+        // positions within the tables' reach right after a capture or pawn move, as Stockfish.
+        if !N::ROOT
+            && excluded.is_none()
+            && let Some(tb) = sh.tb
+        {
+            let pieces = board.occupied().len() as usize;
+            if pieces <= sh.tb_cardinality
+                && (pieces < sh.tb_cardinality || depth >= sh.tb_probe_depth)
+                && board.halfmove_clock() == 0
+                && board.castling_rights().is_empty()
+                && let Some(wdl) = tb.probe_wdl(board)
+            {
+                sh.tb_hits.fetch_add(1, Ordering::Relaxed);
+                let (score, bound) = tb_score(wdl, ply, sh.tb_rule50);
+                if bound == Bound::Exact
+                    || (bound == Bound::Lower && score >= beta)
+                    || (bound == Bound::Upper && score <= alpha)
+                {
+                    sh.tt.store(
+                        key,
+                        ply,
+                        TtEntry {
+                            mv: None,
+                            score,
+                            eval: match entry {
+                                Some(e) => e.eval,
+                                None if in_check => 0,
+                                // Later visits read the static eval from this entry.
+                                None => self.evaluate(board),
+                            },
+                            depth: (depth + 6).min(MAX_PLY as i32 - 1),
+                            bound,
+                            pv: N::PV,
+                        },
+                    );
+                    return score;
+                }
             }
         }
 
@@ -1074,7 +1133,7 @@ impl Worker {
             depth,
             seldepth: rm.seldepth.max(self.seldepth) as u32,
             multipv: index + 1,
-            score: rm.score,
+            score: sh.shown_score(rm.score),
             bound: bound.or(rm.bound).filter(|b| *b != Bound::Exact),
             nodes,
             nps: (nodes as f64 / time.as_secs_f64().max(1e-3)) as u64,
@@ -1082,6 +1141,7 @@ impl Worker {
             time,
             pv: rm.pv.to_vec(),
             stats: self.stats,
+            tbhits: sh.tb_hits.load(Ordering::Relaxed),
         }));
     }
 }

@@ -1,5 +1,6 @@
 //! `bench`: a fixed-depth search of fixed positions, for a deterministic node count.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cutoff_board::{Board, CastlingMode};
@@ -7,6 +8,12 @@ use cutoff_search::{Engine, Limits, SearchControl, SearchOptions, Stats};
 
 /// The bench positions (Stockfish's bench list, standard chess), embedded in the binary.
 pub const BENCH_FENS: &str = include_str!("bench.epd");
+
+/// Endgame positions for measuring the cost of tablebase probes (`cutoff bench --endgames`):
+/// 24 five-piece positions whose captures and pawn moves lead into the 3-4 piece tables, and
+/// 4 four-piece positions (the root ranking). Random legal positions, White to move, not in
+/// check; generated once (`scripts/syzygy_check.py`'s position generator, seed 2026).
+pub const ENDGAME_BENCH_FENS: &str = include_str!("bench_endgames.epd");
 
 /// The default bench depth.
 pub const DEFAULT_BENCH_DEPTH: u32 = 9;
@@ -28,6 +35,8 @@ pub struct BenchResult {
     /// Whether a stop cut the bench short (see [`run_bench_until`]): the figures are then
     /// those of the positions searched to the end before it.
     pub stopped: bool,
+    /// Tablebase hits (0 without tables).
+    pub tbhits: u64,
 }
 
 impl BenchResult {
@@ -43,7 +52,11 @@ pub(crate) fn bench_positions() -> usize {
 }
 
 fn bench_lines() -> impl Iterator<Item = &'static str> {
-    BENCH_FENS.lines().map(str::trim).filter(|l| !l.is_empty())
+    fen_lines(BENCH_FENS)
+}
+
+fn fen_lines(fens: &str) -> impl Iterator<Item = &str> {
+    fens.lines().map(str::trim).filter(|l| !l.is_empty())
 }
 
 /// Searches every bench position to `depth` with a fresh single-threaded engine and a
@@ -63,6 +76,29 @@ pub fn run_bench_until(
     depth: u32,
     options: SearchOptions,
     control: &SearchControl,
+    progress: impl FnMut(&str),
+) -> BenchResult {
+    run_bench_on(BENCH_FENS, depth, options, None, control, progress)
+}
+
+/// [`run_bench`] on other positions (one FEN a line, such as [`ENDGAME_BENCH_FENS`]), with
+/// Syzygy tablebases if given: `cutoff bench --endgames [--syzygy DIR]` compares the speed of
+/// the search with and without probes.
+///
+/// ```
+/// use cutoff_search::SearchOptions;
+/// use cutoff_uci::{ENDGAME_BENCH_FENS, run_bench_on};
+/// let control = cutoff_search::SearchControl::default();
+/// control.reset(false);
+/// let r = run_bench_on(ENDGAME_BENCH_FENS, 2, SearchOptions::default(), None, &control, |_| {});
+/// assert_eq!((r.positions, r.tbhits), (28, 0));
+/// ```
+pub fn run_bench_on(
+    fens: &str,
+    depth: u32,
+    options: SearchOptions,
+    tablebases: Option<Arc<cutoff_syzygy::Tablebases>>,
+    control: &SearchControl,
     mut progress: impl FnMut(&str),
 ) -> BenchResult {
     let options = SearchOptions { threads: 1, multipv: 1, ..options };
@@ -70,9 +106,16 @@ pub fn run_bench_until(
         Ok(e) => e,
         Err(e) => unreachable!("16 MiB is a valid hash size: {e}"),
     };
-    let mut result =
-        BenchResult { nodes: 0, time: Duration::ZERO, stats: Stats::default(), positions: 0, stopped: false };
-    for (i, fen) in bench_lines().enumerate() {
+    engine.set_tablebases(tablebases);
+    let mut result = BenchResult {
+        nodes: 0,
+        time: Duration::ZERO,
+        stats: Stats::default(),
+        positions: 0,
+        stopped: false,
+        tbhits: 0,
+    };
+    for (i, fen) in fen_lines(fens).enumerate() {
         if control.stop_requested() {
             result.stopped = true;
             break;
@@ -92,6 +135,7 @@ pub fn run_bench_until(
         result.nodes += r.nodes;
         result.time += time;
         result.stats.add(&r.stats);
+        result.tbhits += r.tbhits;
         result.positions += 1;
         let best = r.best_move.map_or_else(|| "(none)".to_string(), |m| board.uci(m).to_string());
         progress(&format!("position {:2}: {:>10} nodes  bestmove {best:6} {fen}", i + 1, r.nodes));

@@ -13,7 +13,10 @@ mod bench;
 mod options;
 mod strength;
 
-pub use bench::{BENCH_FENS, BENCH_HASH_MIB, BenchResult, DEFAULT_BENCH_DEPTH, run_bench, run_bench_until};
+pub use bench::{
+    BENCH_FENS, BENCH_HASH_MIB, BenchResult, DEFAULT_BENCH_DEPTH, ENDGAME_BENCH_FENS, run_bench, run_bench_on,
+    run_bench_until,
+};
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -486,6 +489,29 @@ impl Uci {
         }
     }
 
+    /// `setoption name SyzygyPath`: opens the tables at once and says with `info string` how
+    /// many were found, and what was wrong (a missing directory, a truncated or corrupt file:
+    /// left out). `<empty>` unloads them.
+    fn load_tablebases(&mut self, path: Option<String>) {
+        self.with_engine(|e| e.set_tablebases(None));
+        let Some(path) = path else { return };
+        let tb = cutoff_syzygy::Tablebases::open_path(&path);
+        for problem in tb.problems() {
+            self.info(&format!("syzygy: {}", truncate(&problem.to_string())));
+        }
+        if tb.num_wdl() == 0 {
+            self.info(&format!("syzygy: no tablebase files found in {}; playing without tablebases", truncate(&path)));
+            return;
+        }
+        self.info(&format!(
+            "syzygy: found {} WDL and {} DTZ tables, up to {} pieces",
+            tb.num_wdl(),
+            tb.num_dtz(),
+            tb.max_pieces()
+        ));
+        self.with_engine(|e| e.set_tablebases(Some(Arc::new(tb))));
+    }
+
     /// `go perft N` on the background thread: the divide line of each root move as soon as
     /// it is counted, then the total. `stop` ends it within a few milliseconds (see
     /// [`perft_until`]).
@@ -633,6 +659,19 @@ impl Uci {
                 }
             }
             (EngineOption::BookFile, OptionValue::String(path)) => self.load_book(path),
+            (EngineOption::SyzygyPath, OptionValue::String(path)) => self.load_tablebases(path),
+            (EngineOption::SyzygyProbeDepth, OptionValue::Spin(d)) => self.with_engine(|e| {
+                let syzygy = cutoff_search::SyzygyOptions { probe_depth: d as i32, ..e.options().syzygy };
+                e.set_options(cutoff_search::SearchOptions { syzygy, ..e.options() })
+            }),
+            (EngineOption::SyzygyProbeLimit, OptionValue::Spin(n)) => self.with_engine(|e| {
+                let syzygy = cutoff_search::SyzygyOptions { probe_limit: n as usize, ..e.options().syzygy };
+                e.set_options(cutoff_search::SearchOptions { syzygy, ..e.options() })
+            }),
+            (EngineOption::Syzygy50MoveRule, OptionValue::Check(b)) => self.with_engine(|e| {
+                let syzygy = cutoff_search::SyzygyOptions { rule50: b, ..e.options().syzygy };
+                e.set_options(cutoff_search::SearchOptions { syzygy, ..e.options() })
+            }),
             _ => {}
         }
     }
@@ -777,6 +816,10 @@ fn search_thread(
         }
         let result = engine.search(&board, &history, &limits, control, &report);
         engine.set_options(options);
+        // Tables found broken when first read during this search: say so (they are left out).
+        for problem in engine.tablebases().map(|tb| tb.take_new_problems()).unwrap_or_default() {
+            out.line(&format!("info string syzygy: {}", truncate(&problem.to_string())));
+        }
         result
     };
     // In `go infinite` and while pondering, bestmove waits for `stop` (or `ponderhit`).
@@ -800,6 +843,7 @@ fn search_thread(
         info.nodes = result.nodes;
         info.time = result.time;
         info.nps = (result.nodes as f64 / result.time.as_secs_f64().max(1e-3)) as u64;
+        info.tbhits = result.tbhits;
         if info.pv.first() != Some(&best) {
             info.pv = vec![best];
             info.score = result.score;
@@ -857,13 +901,11 @@ pub fn info_line(board: &Board, info: &IterationInfo, show_wdl: bool) -> String 
         let w = cutoff_search::wdl::wdl(info.score, board);
         s.push_str(&format!(" wdl {} {} {}", w.win, w.draw, w.loss));
     }
-    s.push_str(&format!(
-        " nodes {} nps {} hashfull {} time {} pv",
-        info.nodes,
-        info.nps,
-        info.hashfull,
-        info.time.as_millis()
-    ));
+    s.push_str(&format!(" nodes {} nps {} hashfull {}", info.nodes, info.nps, info.hashfull));
+    if info.tbhits > 0 {
+        s.push_str(&format!(" tbhits {}", info.tbhits));
+    }
+    s.push_str(&format!(" time {} pv", info.time.as_millis()));
     let mut b = *board;
     for &mv in &info.pv {
         if !b.is_legal(mv) {

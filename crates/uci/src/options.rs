@@ -19,9 +19,13 @@ pub(crate) enum EngineOption {
     Elo,
     OwnBook,
     BookFile,
+    SyzygyPath,
+    SyzygyProbeDepth,
+    SyzygyProbeLimit,
+    Syzygy50MoveRule,
 }
 
-pub(crate) const OPTIONS: [EngineOption; 12] = [
+pub(crate) const OPTIONS: [EngineOption; 16] = [
     EngineOption::Hash,
     EngineOption::Threads,
     EngineOption::MultiPv,
@@ -34,6 +38,10 @@ pub(crate) const OPTIONS: [EngineOption; 12] = [
     EngineOption::Elo,
     EngineOption::OwnBook,
     EngineOption::BookFile,
+    EngineOption::SyzygyPath,
+    EngineOption::SyzygyProbeDepth,
+    EngineOption::SyzygyProbeLimit,
+    EngineOption::Syzygy50MoveRule,
 ];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,6 +103,10 @@ impl EngineOption {
             EngineOption::Elo => "UCI_Elo",
             EngineOption::OwnBook => "OwnBook",
             EngineOption::BookFile => "BookFile",
+            EngineOption::SyzygyPath => "SyzygyPath",
+            EngineOption::SyzygyProbeDepth => "SyzygyProbeDepth",
+            EngineOption::SyzygyProbeLimit => "SyzygyProbeLimit",
+            EngineOption::Syzygy50MoveRule => "Syzygy50MoveRule",
         }
     }
 
@@ -116,6 +128,11 @@ impl EngineOption {
             },
             EngineOption::OwnBook => Kind::Check { default: false },
             EngineOption::BookFile => Kind::String,
+            // Stockfish's names, ranges and defaults.
+            EngineOption::SyzygyPath => Kind::String,
+            EngineOption::SyzygyProbeDepth => Kind::Spin { default: 1, min: 1, max: 100 },
+            EngineOption::SyzygyProbeLimit => Kind::Spin { default: 7, min: 0, max: 7 },
+            EngineOption::Syzygy50MoveRule => Kind::Check { default: true },
         }
     }
 
