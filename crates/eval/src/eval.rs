@@ -132,6 +132,10 @@ pub(crate) fn phase(board: &Board) -> i32 {
 /// What one side attacks, filled in by the piece loop.
 #[derive(Clone, Copy, Default)]
 struct Attacks {
+    /// Squares attacked by the side's knights.
+    knights: Bitboard,
+    /// Squares attacked by its bishops.
+    bishops: Bitboard,
     /// Squares attacked by the side's knights and bishops.
     minors: Bitboard,
     /// Squares attacked by its rooks.
@@ -174,7 +178,8 @@ fn pieces<const KIND: usize, S: Sink>(
             _ => attacks::queen(sq, occupied),
         };
         match kind {
-            PieceType::Knight | PieceType::Bishop => att.minors |= attacks,
+            PieceType::Knight => att.knights |= attacks,
+            PieceType::Bishop => att.bishops |= attacks,
             PieceType::Rook => att.rooks |= attacks,
             _ => att.queens |= attacks,
         }
@@ -185,8 +190,21 @@ fn pieces<const KIND: usize, S: Sink>(
             att.zone_hits[KIND - 1] += hits;
         }
         match kind {
-            PieceType::Knight if outposts.has(sq) => sink.add(color, Table::KnightOutpost, 0, 1),
-            PieceType::Bishop if outposts.has(sq) => sink.add(color, Table::BishopOutpost, 0, 1),
+            PieceType::Knight | PieceType::Bishop => {
+                if outposts.has(sq) {
+                    let table = if kind == PieceType::Knight { Table::KnightOutpost } else { Table::BishopOutpost };
+                    sink.add(color, table, 0, 1);
+                }
+                if board.pieces(PieceType::Pawn).intersects(sq.bitboard().forward(color)) {
+                    sink.add(color, Table::MinorBehindPawn, 0, 1);
+                }
+                if kind == PieceType::Bishop
+                    && LONG_DIAGONALS.has(sq)
+                    && (attacks::bishop(sq, board.pieces(PieceType::Pawn)) & CENTER).has_more_than_one()
+                {
+                    sink.add(color, Table::BishopLongDiagonal, 0, 1);
+                }
+            }
             PieceType::Rook => {
                 let file = Bitboard::file(sq.file());
                 if !board.pieces(PieceType::Pawn).intersects(file) {
@@ -223,6 +241,12 @@ fn king_shelter<S: Sink>(board: &Board, color: Color, sink: &mut S) {
             sink.add(color, Table::KingShieldNear, 0, 1);
         } else if mine.intersects(far_rank) {
             sink.add(color, Table::KingShieldFar, 0, 1);
+        }
+        // The enemy pawn nearest to our side of the board on this file.
+        let storm = all & file & !own;
+        let nearest = if color == Color::White { storm.first() } else { storm.last() };
+        if let Some(pawn) = nearest {
+            sink.add(color, Table::KingPawnStorm, pawn.rank().relative_to(color) as usize, 1);
         }
         if mine.is_empty() {
             sink.add(color, Table::KingSemiOpenFile, 0, 1);
@@ -269,6 +293,49 @@ fn threats<S: Sink>(board: &Board, color: Color, ours: &Attacks, pawns: Bitboard
     let hanging = (ours.all & undefended).len() as i32;
     if hanging > 0 {
         sink.add(color, Table::Hanging, 0, hanging);
+    }
+
+    // Safe pawn pushes (one square, or two from the start rank) that would attack a piece.
+    let empty = !board.occupied();
+    let own_pawns = board.colored_pieces(color, PieceType::Pawn);
+    let single = own_pawns.forward(color) & empty;
+    let double = (single & PUSH_RANK[color as usize]).forward(color) & empty;
+    let enemy_pawn_attacks = pawn_attacks(them, board.colored_pieces(them, PieceType::Pawn));
+    let safe = ((single | double) - enemy_pawn_attacks) & (ours.all | !theirs.all);
+    let push_threats = (pawn_attacks(color, safe) & pieces).len() as i32;
+    if push_threats > 0 {
+        sink.add(color, Table::ThreatPawnPush, 0, push_threats);
+    }
+}
+
+/// Safe checks against the enemy king and weak squares around it, counted for `color`, the
+/// attacker.
+#[inline(always)]
+fn king_attack<S: Sink>(board: &Board, color: Color, ours: &Attacks, theirs: &Attacks, sink: &mut S) {
+    let them = !color;
+    let king = board.king(them);
+    let occupied = board.occupied();
+    let safe = !board.colored(color) - theirs.all;
+    let bishop_lines = attacks::bishop(king, occupied);
+    let rook_lines = attacks::rook(king, occupied);
+    let checks = [
+        attacks::knight(king) & ours.knights,
+        bishop_lines & ours.bishops,
+        rook_lines & ours.rooks,
+        (bishop_lines | rook_lines) & ours.queens,
+    ];
+    for (k, squares) in checks.into_iter().enumerate() {
+        let n = (squares & safe).len() as i32;
+        if n > 0 {
+            sink.add(color, Table::SafeCheck, k, n);
+        }
+    }
+    // Zone squares we attack that the enemy defends with no pawn, minor or rook.
+    let zone = KING_ZONE[them as usize][king as usize];
+    let strong = theirs.minors | theirs.rooks | pawn_attacks(them, board.colored_pieces(them, PieceType::Pawn));
+    let weak = ((zone & ours.all) - strong).len() as i32;
+    if weak > 0 {
+        sink.add(color, Table::KingZoneWeak, 0, weak);
     }
 }
 
@@ -328,8 +395,18 @@ pub(crate) fn features<S: Sink>(board: &Board, passed: [Bitboard; 2], sink: &mut
         pieces::<2, S>(board, color, area, enemy_zone, outposts, acc, sink);
         pieces::<3, S>(board, color, area, enemy_zone, outposts, acc, sink);
         pieces::<4, S>(board, color, area, enemy_zone, outposts, acc, sink);
+        acc.minors = acc.knights | acc.bishops;
         acc.all = acc.minors | acc.rooks | acc.queens | pawn_att[us] | attacks::king(board.king(color));
 
+        let own_pawns = pawn_bb[us].len() as i32;
+        let knights = board.colored_pieces(color, PieceType::Knight).len() as i32;
+        let rooks = board.colored_pieces(color, PieceType::Rook).len() as i32;
+        if knights * own_pawns > 0 {
+            sink.add(color, Table::KnightPawns, 0, knights * own_pawns);
+        }
+        if rooks * own_pawns > 0 {
+            sink.add(color, Table::RookPawns, 0, rooks * own_pawns);
+        }
         let bishops = board.colored_pieces(color, PieceType::Bishop);
         if bishops.intersects(Bitboard::LIGHT) && bishops.intersects(Bitboard::DARK) {
             sink.add(color, Table::BishopPair, 0, 1);
@@ -341,6 +418,7 @@ pub(crate) fn features<S: Sink>(board: &Board, passed: [Bitboard; 2], sink: &mut
         let (us, them) = (color as usize, !color as usize);
         sink.king_danger(!color, att[us].zone_hits, att[us].zone_attackers);
         threats(board, color, &att[us], pawn_att[us], &att[them], sink);
+        king_attack(board, color, &att[us], &att[them], sink);
         passed_pawns(board, color, passed[us], att[them].all, sink);
     }
     sink.add(board.side_to_move(), Table::Tempo, 0, 1);
@@ -351,6 +429,18 @@ const OUTPOST_RANKS: [Bitboard; 2] = [
     Bitboard::rank(Rank::Fourth).union(Bitboard::rank(Rank::Fifth)).union(Bitboard::rank(Rank::Sixth)),
     Bitboard::rank(Rank::Fifth).union(Bitboard::rank(Rank::Fourth)).union(Bitboard::rank(Rank::Third)),
 ];
+
+/// The rank a pawn double-pushes from, seen as the rank it reaches with its first step:
+/// the third rank, `[white, black]`.
+const PUSH_RANK: [Bitboard; 2] = [Bitboard::rank(Rank::Third), Bitboard::rank(Rank::Sixth)];
+
+/// The centre squares d4, e4, d5 and e5.
+const CENTER: Bitboard = Bitboard::file(File::D)
+    .union(Bitboard::file(File::E))
+    .and(Bitboard::rank(Rank::Fourth).union(Bitboard::rank(Rank::Fifth)));
+
+/// The a1-h8 and h1-a8 diagonals.
+const LONG_DIAGONALS: Bitboard = Bitboard(0x8040_2010_0804_0201 | 0x0102_0408_1020_4080);
 
 /// Blends `white - black`, turns to the side to move's view and clamps.
 #[inline(always)]

@@ -257,6 +257,21 @@ tables! {
     ThreatByKing = THREAT_BY_KING: Scalar[1] => Threats,
     /// An enemy piece other than a pawn that we attack and the enemy does not defend.
     Hanging = HANGING: Scalar[1] => Threats,
+    /// A threat: an enemy piece other than a pawn that one of our pawns would attack after a
+    /// safe push (one or two squares, to a square no enemy pawn attacks and the enemy does not
+    /// attack unless we defend it).
+    ThreatPawnPush = THREAT_PAWN_PUSH: Scalar[1] => Threats,
+    /// King safety: the enemy pawn nearest to the king's side on each of the three files
+    /// around the king, by that pawn's rank as seen from the king's side (index 0 = rank 1 ...
+    /// 7 = rank 8; files without enemy pawns count nothing).
+    KingPawnStorm = KING_PAWN_STORM: Array[8] => KingSafety,
+    /// King safety: a square from which one of our pieces can give check, that such a piece
+    /// of ours attacks, that is empty or holds an enemy piece, and that the enemy does not
+    /// attack; by the checking piece: knight, bishop, rook, queen. Counted for the attacker.
+    SafeCheck = SAFE_CHECK: Array[4] => KingSafety,
+    /// King safety: a square of the enemy king zone that we attack and the enemy defends
+    /// with nothing but its king or queen. Counted for the attacker.
+    KingZoneWeak = KING_ZONE_WEAK: Scalar[1] => KingSafety,
     /// Bishops on both square colours.
     BishopPair = BISHOP_PAIR: Scalar[1] => Pieces,
     /// A knight on an outpost: ranks 4 to 6 (its side's view), defended by a pawn of its side,
@@ -270,6 +285,14 @@ tables! {
     RookSemiOpenFile = ROOK_SEMI_OPEN_FILE: Scalar[1] => Pieces,
     /// A rook on the seventh rank (its side's view).
     RookOnSeventh = ROOK_ON_SEVENTH: Scalar[1] => Pieces,
+    /// A knight or bishop with a pawn (of either side) on the square in front of it.
+    MinorBehindPawn = MINOR_BEHIND_PAWN: Scalar[1] => Pieces,
+    /// A bishop on one of the two long diagonals that sees two centre squares past the pawns.
+    BishopLongDiagonal = BISHOP_LONG_DIAGONAL: Scalar[1] => Pieces,
+    /// A knight, once per pawn of its side: how a knight's value moves with the pawns.
+    KnightPawns = KNIGHT_PAWNS: Scalar[1] => Pieces,
+    /// A rook, once per pawn of its side: how a rook's value moves with the pawns.
+    RookPawns = ROOK_PAWNS: Scalar[1] => Pieces,
     /// The side to move's bonus.
     Tempo = TEMPO: Scalar[1] => Tempo,
 }

@@ -20,11 +20,14 @@ pub enum Term {
     Pawns,
     /// Passed pawns beyond the pawn structure: blocked, free path, king distances.
     Passed,
-    /// King safety: pawn shield, open files by the king, enemy attacks on the king zone.
+    /// King safety: pawn shield and storm, open files by the king, enemy attacks on the king
+    /// zone, safe checks and weak squares around the king.
     KingSafety,
-    /// Enemy pieces attacked by lesser pieces, hanging pieces.
+    /// Enemy pieces attacked by lesser pieces, hanging pieces, pawn pushes that attack pieces.
     Threats,
-    /// Piece placement: bishop pair, outposts, rooks on open files and the seventh rank.
+    /// Piece placement: bishop pair, outposts, rooks on open files and the seventh rank,
+    /// minor pieces behind pawns, bishops on the long diagonals, knights and rooks by the
+    /// number of their side's pawns.
     Pieces,
     /// The side to move's bonus.
     Tempo,

@@ -4,7 +4,9 @@ mod common;
 
 use common::board;
 use cutoff_board::Color;
-use cutoff_eval::params::{BISHOP_PAIR, PAWN_DOUBLED, PAWN_ISOLATED, TEMPO};
+use cutoff_eval::params::{
+    BISHOP_PAIR, PAWN_DOUBLED, PAWN_ISOLATED, ROOK_OPEN_FILE, ROOK_PAWNS, ROOK_SEMI_OPEN_FILE, TEMPO,
+};
 use cutoff_eval::{MAX_EVAL, MAX_PHASE, Score, Term, evaluate, phase, trace};
 
 #[test]
@@ -89,10 +91,14 @@ fn bishop_pair_bonus() {
 #[test]
 fn rooks_like_open_files() {
     let rooks = |fen: &str| trace(&board(fen)).get(Term::Pieces, Color::White);
+    // Four white pawns in each, so the rook's pawn term is the same.
     let open = rooks("4k3/pp4pp/8/8/8/8/PP4PP/3RK3 w - - 0 1");
     let semi_open = rooks("4k3/pp1p2pp/8/8/8/8/PP4PP/3RK3 w - - 0 1");
-    let closed = rooks("4k3/pp1p2pp/8/8/8/8/PP1P2PP/3RK3 w - - 0 1");
-    assert!(open.mg > semi_open.mg && semi_open.mg > closed.mg && closed == Score::ZERO);
+    let closed = rooks("4k3/pp1p2pp/8/8/8/8/PP1P2P1/3RK3 w - - 0 1");
+    assert_eq!(closed, ROOK_PAWNS * 4);
+    assert_eq!(open, closed + ROOK_OPEN_FILE);
+    assert_eq!(semi_open, closed + ROOK_SEMI_OPEN_FILE);
+    assert!(open.mg > semi_open.mg && semi_open.mg > closed.mg);
 }
 
 #[test]
