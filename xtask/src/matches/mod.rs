@@ -162,7 +162,8 @@ pub struct MatchOptions {
     #[arg(long, help_heading = "Engines")]
     pub restart: bool,
 
-    /// Opening positions, one FEN or EPD per line (default: `<data>/openings/8moves_v3_sample3000.epd`;
+    /// Opening positions, one FEN or EPD per line (default: `<data>/openings/8moves_v3_sample3000.epd`,
+    /// or `<data>/openings/chess960.epd` with --chess960;
     /// with --runner, a .pgn file works too).
     #[arg(long, value_name = "FILE", help_heading = "Openings")]
     pub openings: Option<PathBuf>,
@@ -171,7 +172,8 @@ pub struct MatchOptions {
     #[arg(long, value_name = "N", help_heading = "Openings")]
     pub seed: Option<u64>,
 
-    /// Chess960 openings (Shredder-FEN castling; sets UCI_Chess960).
+    /// Chess960 (Shredder-FEN castling; sets UCI_Chess960). Without --openings, the games start
+    /// from the 960 start positions (`data/openings/chess960.epd`).
     #[arg(long, help_heading = "Openings")]
     pub chess960: bool,
 
@@ -264,6 +266,7 @@ impl Settings {
     fn from_args(args: &MatchOptions) -> Result<Settings> {
         let openings = match &args.openings {
             Some(path) => path.clone(),
+            None if args.chess960 => util::data_dir()?.join(openings::CHESS960_OPENINGS),
             None => util::data_dir()?.join(DEFAULT_OPENINGS),
         };
         Ok(Settings {

@@ -6,6 +6,10 @@ use cutoff_board::{Board, CastlingMode, Game};
 
 use crate::util::Result;
 
+/// The file of the 960 Chess960 start positions, relative to the repository's `data/`
+/// directory; a test derives them again from Scharnagl's numbering and checks the file.
+pub const CHESS960_OPENINGS: &str = "openings/chess960.epd";
+
 /// One start position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Opening {
@@ -128,6 +132,85 @@ pub fn order(count: usize, seed: Option<u64>) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The back rank of Chess960 start position `n` (0..960) in Scharnagl's numbering, from the
+    /// a-file to the h-file (518 is the standard `RNBQKBNR`).
+    fn chess960_back_rank(n: usize) -> [char; 8] {
+        assert!(n < 960, "Chess960 positions are numbered 0..960");
+        let mut rank = [' '; 8];
+        let mut n = n;
+        // Light-squared bishop on b, d, f or h; dark-squared on a, c, e or g.
+        rank[2 * (n % 4) + 1] = 'B';
+        n /= 4;
+        rank[2 * (n % 4)] = 'B';
+        n /= 4;
+        let place = |rank: &mut [char; 8], mut nth: usize, piece: char| {
+            for square in rank.iter_mut() {
+                if *square == ' ' {
+                    if nth == 0 {
+                        *square = piece;
+                        return;
+                    }
+                    nth -= 1;
+                }
+            }
+        };
+        place(&mut rank, n % 6, 'Q');
+        n /= 6;
+        // The knights on two of the five empty squares, in this order.
+        const KNIGHTS: [(usize, usize); 10] =
+            [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+        let (first, second) = KNIGHTS[n];
+        // Placing the first knight leaves one empty square fewer before the second.
+        place(&mut rank, second, 'N');
+        place(&mut rank, first, 'N');
+        // Rook, king, rook on the last three squares.
+        for piece in ['R', 'K', 'R'] {
+            place(&mut rank, 0, piece);
+        }
+        rank
+    }
+
+    /// Chess960 start position `n` as a Shredder-FEN (castling rights named by the rooks' files,
+    /// the h-side rook first, as the board writes them).
+    fn chess960_fen(n: usize) -> String {
+        let rank = chess960_back_rank(n);
+        let white: String = rank.iter().collect();
+        let black = white.to_lowercase();
+        let rook_files: String = rank
+            .iter()
+            .enumerate()
+            .rev()
+            .filter(|&(_, &p)| p == 'R')
+            .map(|(f, _)| char::from(b'A' + f as u8))
+            .collect();
+        format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {rook_files}{} - 0 1", rook_files.to_lowercase())
+    }
+
+    #[test]
+    fn chess960_numbering_and_the_committed_file() {
+        assert_eq!(chess960_back_rank(518).iter().collect::<String>(), "RNBQKBNR");
+        assert_eq!(chess960_back_rank(0).iter().collect::<String>(), "BBQNNRKR");
+        assert_eq!(chess960_back_rank(959).iter().collect::<String>(), "RKRNNQBB");
+        let mut seen = std::collections::HashSet::new();
+        for n in 0..960 {
+            let rank = chess960_back_rank(n);
+            assert!(seen.insert(rank), "position {n} repeats");
+            let at = |p: char| rank.iter().enumerate().filter(|&(_, &q)| q == p).map(|(f, _)| f).collect::<Vec<_>>();
+            let (bishops, rooks, king) = (at('B'), at('R'), at('K'));
+            assert_ne!(bishops[0] % 2, bishops[1] % 2, "{n}: bishops on one colour");
+            assert!(rooks[0] < king[0] && king[0] < rooks[1], "{n}: king not between the rooks");
+            assert_eq!((at('Q').len(), at('N').len()), (1, 2));
+            let fen = chess960_fen(n);
+            let board = Board::from_fen(&fen, CastlingMode::Chess960).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            // 16 pawn moves and at least one move for each knight.
+            assert!(board.legal_moves().len() >= 18, "{fen}");
+        }
+        let text = std::fs::read_to_string(crate::util::data_dir().unwrap().join(CHESS960_OPENINGS)).unwrap();
+        let book = parse(&text, true).unwrap();
+        let fens: Vec<String> = book.openings.into_iter().map(|o| o.fen).collect();
+        assert_eq!(fens, (0..960).map(chess960_fen).collect::<Vec<_>>());
+    }
 
     #[test]
     fn reads_epd_and_fen_lines() {
