@@ -9,7 +9,7 @@
 //!   lowest level to [`MIN_TEMPERATURE`] at the highest, so weak levels often pick a
 //!   second-best move and strong ones almost never do.
 //! * **Never a blunder beyond the level's margin**: a line scoring more than
-//!   `MARGIN_PER_TEMPERATURE * T + MARGIN_BASE` below the best is never chosen (about 420 cp
+//!   `MARGIN_PER_TEMPERATURE * T + MARGIN_BASE` below the best is never chosen (about 340 cp
 //!   at the lowest level, 130 cp at 2400: a hung queen is out of reach above the lowest
 //!   levels), and a mate found for the side to move is always played.
 //! * **Seeded**: the draws come from a generator seeded once per process, so a run is
@@ -29,11 +29,11 @@ pub(crate) const MAX_ELO: i64 = 2800;
 pub(crate) const DEFAULT_ELO: i64 = 1500;
 
 /// The node budget at [`MIN_ELO`].
-const MIN_NODES: f64 = 64.0;
+const MIN_NODES: f64 = 800.0;
 /// The budget doubles every this many Elo.
-const ELO_PER_DOUBLING: f64 = 140.0;
+const ELO_PER_DOUBLING: f64 = 165.0;
 /// The temperature (centipawns) at [`MIN_ELO`].
-const MAX_TEMPERATURE: f64 = 150.0;
+const MAX_TEMPERATURE: f64 = 120.0;
 /// The temperature at [`MAX_ELO`].
 const MIN_TEMPERATURE: f64 = 4.0;
 /// The blunder margin is `MARGIN_PER_TEMPERATURE * T + MARGIN_BASE` centipawns.
@@ -164,7 +164,7 @@ mod tests {
     #[test]
     fn budgets_and_margins_grow_and_shrink_with_the_level() {
         let (low, mid, high) = (Level::new(MIN_ELO), Level::new(2000), Level::new(MAX_ELO));
-        assert_eq!(low.nodes(), 64);
+        assert_eq!(low.nodes(), 800);
         assert!(low.nodes() < mid.nodes() && mid.nodes() < high.nodes());
         assert!(low.margin() > mid.margin() && mid.margin() > high.margin());
         // No hung queen from 2400 up, hardly a hung rook at the lowest level.
