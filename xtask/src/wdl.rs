@@ -5,11 +5,11 @@
 //! in `m / 58`) are fitted by maximum likelihood: Adam on the mean negative log-likelihood of
 //! the observed outcomes, with exact gradients. Deterministic: no sampling, sums in order.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use cutoff_board::Color;
+use cutoff_board::{Board, CastlingMode, Color};
 use cutoff_search::wdl::material;
 
 use crate::tune::{default_data, parse_line};
@@ -18,9 +18,19 @@ use crate::util::Result;
 #[derive(Debug, Args)]
 pub struct WdlArgs {
     /// Positions with `ce` (score, side to move) and `c9` (result, White's view).
-    /// [default: the tuner's default data]
+    /// [default: the tuner's default data, unless --pgn is given]
     #[arg(long, value_name = "FILE")]
     pub data: Option<PathBuf>,
+
+    /// Games in PGN with the engines' scores in the move comments (`{+0.35/18 0.41s}`, the
+    /// mover's view, as `cargo xtask match` writes them): each move of --player with a score
+    /// becomes a sample (the position before the move). Repeatable; replaces --data.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Vec<PathBuf>,
+
+    /// With --pgn: the player (White or Black tag, exact) whose scores are used.
+    #[arg(long, value_name = "NAME", requires = "pgn")]
+    pub player: Option<String>,
 
     /// Adam steps.
     #[arg(long, default_value_t = 3000)]
@@ -81,12 +91,20 @@ fn nll(samples: &[Sample], p: &[f64; 8]) -> (f64, [f64; 8]) {
     (total / n, grad.map(|g| g / n))
 }
 
-pub fn run(args: &WdlArgs) -> Result<ExitCode> {
-    let file = match &args.data {
-        Some(f) => f.clone(),
-        None => default_data()?,
-    };
-    let text = std::fs::read_to_string(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+/// The outcome code of a result for the side to move (1 win, 0.5 draw, 0 loss).
+fn outcome(stm_result: f32) -> u8 {
+    if stm_result > 0.75 {
+        0
+    } else if stm_result < 0.25 {
+        2
+    } else {
+        1
+    }
+}
+
+/// Samples from an EPD file; returns them and the number left out.
+fn from_epd(file: &Path, max_score: i32) -> Result<(Vec<Sample>, usize)> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let mut samples = Vec::new();
     let mut skipped = 0usize;
     for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
@@ -97,24 +115,176 @@ pub fn run(args: &WdlArgs) -> Result<ExitCode> {
         };
         let stm = board.side_to_move();
         let score = if stm == Color::White { white_score } else { -white_score };
-        if score.abs() > args.max_score as f32 {
+        if score.abs() > max_score as f32 {
             skipped += 1;
             continue;
         }
         let stm_result = if stm == Color::White { result } else { 1.0 - result };
-        let outcome = if stm_result > 0.75 {
-            0
-        } else if stm_result < 0.25 {
-            2
-        } else {
-            1
+        samples.push(Sample {
+            score: f64::from(score),
+            x: f64::from(material(&board)) / 58.0,
+            outcome: outcome(stm_result),
+        });
+    }
+    Ok((samples, skipped))
+}
+
+/// Samples from the games of a PGN file: every move of `player` whose comment starts with a
+/// centipawn score (`+0.35/18`, pawns, the mover's view). Returns them and the number of that
+/// player's moves left out (no score, a mate score, or beyond `max_score`).
+fn from_pgn(text: &str, player: &str, max_score: i32) -> Result<(Vec<Sample>, usize)> {
+    let mut samples = Vec::new();
+    let mut skipped = 0;
+    for (g, game) in split_games(text).into_iter().enumerate() {
+        let tag = |name: &str| game.tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
+        let white_result = match tag("Result") {
+            Some("1-0") => 1.0,
+            Some("0-1") => 0.0,
+            Some("1/2-1/2") => 0.5,
+            _ => continue,
         };
-        samples.push(Sample { score: f64::from(score), x: f64::from(material(&board)) / 58.0, outcome });
+        let color = if tag("White") == Some(player) {
+            Color::White
+        } else if tag("Black") == Some(player) {
+            Color::Black
+        } else {
+            continue;
+        };
+        let mut board = match tag("FEN") {
+            Some(fen) => Board::from_fen(fen, CastlingMode::Standard).map_err(|e| format!("game {}: {e}", g + 1))?,
+            None => Board::default(),
+        };
+        let mut pending: Option<Board> = None;
+        for token in &game.movetext {
+            match token {
+                Token::Move(san) => {
+                    let before = board;
+                    board.play_san(san).map_err(|e| format!("game {}: move {san}: {e}", g + 1))?;
+                    pending = (before.side_to_move() == color).then_some(before);
+                    if pending.is_some() {
+                        skipped += 1; // undone below when a usable score follows
+                    }
+                }
+                Token::Comment(text) => {
+                    let Some(before) = pending.take() else { continue };
+                    let Some(pawns) = text.split('/').next().and_then(|s| s.trim().parse::<f64>().ok()) else {
+                        continue;
+                    };
+                    let score = (pawns * 100.0).round();
+                    if score.abs() > f64::from(max_score) {
+                        continue;
+                    }
+                    let stm_result = if color == Color::White { white_result } else { 1.0 - white_result };
+                    samples.push(Sample {
+                        score,
+                        x: f64::from(material(&before)) / 58.0,
+                        outcome: outcome(stm_result),
+                    });
+                    skipped -= 1;
+                }
+            }
+        }
+    }
+    Ok((samples, skipped))
+}
+
+/// A token of PGN movetext that matters here.
+#[derive(Debug, PartialEq)]
+enum Token {
+    Move(String),
+    Comment(String),
+}
+
+/// One game of a PGN file: its tags and movetext tokens.
+#[derive(Debug)]
+struct PgnGame {
+    tags: Vec<(String, String)>,
+    movetext: Vec<Token>,
+}
+
+/// Splits PGN text into games (tags, then SAN moves and comments; move numbers, results,
+/// NAGs and variations are dropped).
+fn split_games(text: &str) -> Vec<PgnGame> {
+    let mut games = Vec::new();
+    let mut game = PgnGame { tags: Vec::new(), movetext: Vec::new() };
+    let mut in_movetext = false;
+    let mut chars = text.chars().peekable();
+    let mut depth = 0; // variation nesting
+    while let Some(c) = chars.next() {
+        match c {
+            '[' if depth == 0 => {
+                if in_movetext {
+                    games.push(std::mem::replace(&mut game, PgnGame { tags: Vec::new(), movetext: Vec::new() }));
+                    in_movetext = false;
+                }
+                let line: String = chars.by_ref().take_while(|&c| c != ']').collect();
+                if let Some((name, value)) = line.split_once(' ') {
+                    game.tags.push((name.to_owned(), value.trim().trim_matches('"').to_owned()));
+                }
+            }
+            '{' => {
+                let comment: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                if depth == 0 {
+                    game.movetext.push(Token::Comment(comment));
+                }
+            }
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            c if c.is_whitespace() => {}
+            c => {
+                in_movetext = true;
+                let mut word = String::from(c);
+                while let Some(&next) = chars.peek() {
+                    if next.is_whitespace() || "{}()[".contains(next) {
+                        break;
+                    }
+                    word.push(next);
+                    chars.next();
+                }
+                let is_number = word.trim_end_matches('.').chars().all(|c| c.is_ascii_digit());
+                let is_result = ["1-0", "0-1", "1/2-1/2", "*"].contains(&word.as_str());
+                if depth == 0 && !is_number && !is_result && !word.starts_with('$') {
+                    let san = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+                    if !san.is_empty() {
+                        game.movetext.push(Token::Move(san.to_owned()));
+                    }
+                }
+            }
+        }
+    }
+    if in_movetext || !game.tags.is_empty() {
+        games.push(game);
+    }
+    games
+}
+
+pub fn run(args: &WdlArgs) -> Result<ExitCode> {
+    let (samples, skipped, source) = if args.pgn.is_empty() {
+        let file = match &args.data {
+            Some(f) => f.clone(),
+            None => default_data()?,
+        };
+        let (samples, skipped) = from_epd(&file, args.max_score)?;
+        (samples, skipped, file.display().to_string())
+    } else {
+        let player = args.player.as_deref().ok_or("--pgn needs --player NAME")?;
+        let (mut samples, mut skipped) = (Vec::new(), 0);
+        for file in &args.pgn {
+            let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            let (s, k) = from_pgn(&text, player, args.max_score).map_err(|e| format!("{}: {e}", file.display()))?;
+            samples.extend(s);
+            skipped += k;
+        }
+        let names: Vec<String> = args.pgn.iter().map(|f| f.display().to_string()).collect();
+        (samples, skipped, format!("the moves of {player} in {}", names.join(", ")))
+    };
+    if samples.is_empty() {
+        return Err(format!("no usable positions in {source}").into());
     }
     eprintln!(
         "wdl: {} positions from {} ({} left out: no score or |score| > {})",
         samples.len(),
-        file.display(),
+        source,
         skipped,
         args.max_score
     );
@@ -154,6 +324,35 @@ pub fn run(args: &WdlArgs) -> Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_scores_from_pgn_comments() {
+        let pgn = r#"[Event "test"]
+[White "a"]
+[Black "b"]
+[Result "0-1"]
+[FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]
+
+1. e4 {+0.35/18 0.41s, tl=9.5s} e5 {-0.20/17 0.3s} 2. Nf3 {book} Nc6 {+0.10/16} 3. Bb5
+{-M3/5 0.1s} a6 {+2.50/20} 0-1
+
+[Event "test"]
+[White "b"]
+[Black "a"]
+[Result "1/2-1/2"]
+
+1. d4 {+0.01/10} (1. c4 {+5.00/1}) d5 {-0.05/10} 1/2-1/2
+"#;
+        let (samples, skipped) = from_pgn(pgn, "a", 2000).unwrap();
+        // a: e4 +35 (loss), Nf3 no score, Bb5 a mate, d5 -5 (draw).
+        let got: Vec<(f64, u8)> = samples.iter().map(|s| (s.score, s.outcome)).collect();
+        assert_eq!(got, vec![(35.0, 2), (-5.0, 1)]);
+        assert_eq!(skipped, 2);
+        // Full material in the start position: 78 of the scale's 58.
+        assert!((samples[0].x - 78.0 / 58.0).abs() < 1e-9, "{}", samples[0].x);
+        let (b, _) = from_pgn(pgn, "b", 2000).unwrap();
+        assert_eq!(b.iter().map(|s| s.score).collect::<Vec<_>>(), vec![-20.0, 10.0, 250.0, 1.0]);
+    }
 
     #[test]
     fn gradient_matches_finite_differences() {
