@@ -28,9 +28,10 @@ pub struct WdlArgs {
     #[arg(long, value_name = "FILE")]
     pub pgn: Vec<PathBuf>,
 
-    /// With --pgn: the player (White or Black tag, exact) whose scores are used.
+    /// With --pgn: a player (White or Black tag, exact) whose scores are used. Repeatable:
+    /// in self-play, name both sides.
     #[arg(long, value_name = "NAME", requires = "pgn")]
-    pub player: Option<String>,
+    pub player: Vec<String>,
 
     /// Adam steps.
     #[arg(long, default_value_t = 3000)]
@@ -129,10 +130,10 @@ fn from_epd(file: &Path, max_score: i32) -> Result<(Vec<Sample>, usize)> {
     Ok((samples, skipped))
 }
 
-/// Samples from the games of a PGN file: every move of `player` whose comment starts with a
+/// Samples from the games of a PGN file: every move of one of `players` whose comment starts with a
 /// centipawn score (`+0.35/18`, pawns, the mover's view). Returns them and the number of that
 /// player's moves left out (no score, a mate score, or beyond `max_score`).
-fn from_pgn(text: &str, player: &str, max_score: i32) -> Result<(Vec<Sample>, usize)> {
+fn from_pgn(text: &str, players: &[String], max_score: i32) -> Result<(Vec<Sample>, usize)> {
     let mut samples = Vec::new();
     let mut skipped = 0;
     for (g, game) in split_games(text).into_iter().enumerate() {
@@ -143,13 +144,11 @@ fn from_pgn(text: &str, player: &str, max_score: i32) -> Result<(Vec<Sample>, us
             Some("1/2-1/2") => 0.5,
             _ => continue,
         };
-        let color = if tag("White") == Some(player) {
-            Color::White
-        } else if tag("Black") == Some(player) {
-            Color::Black
-        } else {
+        let plays = |side: &str| tag(side).is_some_and(|name| players.iter().any(|p| p == name));
+        let sides = [plays("White"), plays("Black")];
+        if sides == [false, false] {
             continue;
-        };
+        }
         let mut board = match tag("FEN") {
             Some(fen) => Board::from_fen(fen, CastlingMode::Standard).map_err(|e| format!("game {}: {e}", g + 1))?,
             None => Board::default(),
@@ -160,7 +159,7 @@ fn from_pgn(text: &str, player: &str, max_score: i32) -> Result<(Vec<Sample>, us
                 Token::Move(san) => {
                     let before = board;
                     board.play_san(san).map_err(|e| format!("game {}: move {san}: {e}", g + 1))?;
-                    pending = (before.side_to_move() == color).then_some(before);
+                    pending = sides[before.side_to_move() as usize].then_some(before);
                     if pending.is_some() {
                         skipped += 1; // undone below when a usable score follows
                     }
@@ -174,7 +173,8 @@ fn from_pgn(text: &str, player: &str, max_score: i32) -> Result<(Vec<Sample>, us
                     if score.abs() > f64::from(max_score) {
                         continue;
                     }
-                    let stm_result = if color == Color::White { white_result } else { 1.0 - white_result };
+                    let white = before.side_to_move() == Color::White;
+                    let stm_result = if white { white_result } else { 1.0 - white_result };
                     samples.push(Sample {
                         score,
                         x: f64::from(material(&before)) / 58.0,
@@ -267,11 +267,15 @@ pub fn run(args: &WdlArgs) -> Result<ExitCode> {
         let (samples, skipped) = from_epd(&file, args.max_score)?;
         (samples, skipped, file.display().to_string())
     } else {
-        let player = args.player.as_deref().ok_or("--pgn needs --player NAME")?;
+        if args.player.is_empty() {
+            return Err("--pgn needs --player NAME".into());
+        }
+        let player = args.player.join(" and ");
         let (mut samples, mut skipped) = (Vec::new(), 0);
         for file in &args.pgn {
             let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-            let (s, k) = from_pgn(&text, player, args.max_score).map_err(|e| format!("{}: {e}", file.display()))?;
+            let (s, k) =
+                from_pgn(&text, &args.player, args.max_score).map_err(|e| format!("{}: {e}", file.display()))?;
             samples.extend(s);
             skipped += k;
         }
@@ -343,15 +347,17 @@ mod tests {
 
 1. d4 {+0.01/10} (1. c4 {+5.00/1}) d5 {-0.05/10} 1/2-1/2
 "#;
-        let (samples, skipped) = from_pgn(pgn, "a", 2000).unwrap();
+        let (samples, skipped) = from_pgn(pgn, &["a".to_owned()], 2000).unwrap();
         // a: e4 +35 (loss), Nf3 no score, Bb5 a mate, d5 -5 (draw).
         let got: Vec<(f64, u8)> = samples.iter().map(|s| (s.score, s.outcome)).collect();
         assert_eq!(got, vec![(35.0, 2), (-5.0, 1)]);
         assert_eq!(skipped, 2);
         // Full material in the start position: 78 of the scale's 58.
         assert!((samples[0].x - 78.0 / 58.0).abs() < 1e-9, "{}", samples[0].x);
-        let (b, _) = from_pgn(pgn, "b", 2000).unwrap();
+        let (b, _) = from_pgn(pgn, &["b".to_owned()], 2000).unwrap();
         assert_eq!(b.iter().map(|s| s.score).collect::<Vec<_>>(), vec![-20.0, 10.0, 250.0, 1.0]);
+        let (both, _) = from_pgn(pgn, &["a".to_owned(), "b".to_owned()], 2000).unwrap();
+        assert_eq!(both.len(), samples.len() + b.len());
     }
 
     #[test]
