@@ -1,7 +1,7 @@
 //! The `no_std` promise of Cutoff's reusable crates, checked by the compiler.
 //!
-//! `cutoff-board`, `cutoff-ordering` and `cutoff-eval` promise to build with `core` and
-//! `alloc` only, with no `std` feature to turn off. This crate is `#![no_std]` and brings
+//! `cutoff-board`, `cutoff-ordering`, `cutoff-eval` and `cutoff-nnue` promise to build with
+//! `core` and `alloc` only, with no `std` feature to turn off. This crate is `#![no_std]` and brings
 //! its own `#[panic_handler]`; `std` defines one too, so if any crate used here pulled in
 //! `std` the build would fail with "duplicate lang item in crate `std`: `panic_impl`"
 //! (E0152). Adding `extern crate std;` to this file reproduces that failure (checked by
@@ -22,13 +22,17 @@
 extern crate alloc;
 
 use alloc::boxed::Box;
+use alloc::sync::Arc;
+use alloc::vec;
 
 use cutoff_board::{Board, CastlingMode, Game, GenKind, MoveList};
+use cutoff_nnue::{AccumulatorStack, INPUTS, Network};
 use cutoff_ordering::{Histories, Killers, MovePicker, OrderingConfig};
 
 /// Uses each crate a little, so that their code is really compiled for this crate:
-/// perft, SAN, a game, a staged move picker and an evaluation.
-pub fn exercise(fen: &str) -> Option<(u64, i32, usize)> {
+/// perft, SAN, a game, a staged move picker, an evaluation and an NNUE evaluation (a tiny
+/// network read back from its file, and an incremental update).
+pub fn exercise(fen: &str) -> Option<(u64, i32, usize, i32)> {
     let board = Board::from_fen(fen, CastlingMode::Standard).ok()?;
     let mut moves = MoveList::new();
     board.generate(GenKind::All, &mut moves);
@@ -42,7 +46,16 @@ pub fn exercise(fen: &str) -> Option<(u64, i32, usize)> {
     let mut picker = MovePicker::main(&board, None, killers.get(0), None, OrderingConfig::FULL);
     let picked = picker.iter(&history).count();
 
-    Some((board.perft(2), cutoff_eval::evaluate(game.board()), picked))
+    let n = 16;
+    let net = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], vec![1; 2 * n], 0).ok()?;
+    let net = Arc::new(Network::from_bytes(&net.to_bytes()).ok()?);
+    let mut stack = AccumulatorStack::new(net);
+    stack.reset(&board);
+    stack.push(&board, first);
+    let nnue = stack.evaluate(game.board().side_to_move());
+    stack.pop();
+
+    Some((board.perft(2), cutoff_eval::evaluate(game.board()), picked, nnue))
 }
 
 /// The panic handler that `std` would otherwise provide: with `std` anywhere in the crate

@@ -1,0 +1,131 @@
+//! Why a network could not be read or built.
+
+use core::fmt;
+
+use crate::{HIDDEN_STEP, MAX_HIDDEN, MIN_HIDDEN};
+
+/// Why [`Network::from_bytes`](crate::Network::from_bytes) or
+/// [`Network::from_parts`](crate::Network::from_parts) refused a network. Its `Display` is a
+/// one-line sentence that an engine can print to a GUI as `info string`.
+///
+/// ```
+/// use cutoff_nnue::{Network, NetworkError};
+/// let err = Network::from_bytes(b"not a network").unwrap_err();
+/// assert_eq!(err, NetworkError::BadMagic);
+/// assert_eq!(err.to_string(), "not a Cutoff network file (it does not start with CUTOFFNN)");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NetworkError {
+    /// The file does not start with the 8 bytes `CUTOFFNN`.
+    BadMagic,
+    /// The file's format version is not 1 (the only one this build reads).
+    UnsupportedVersion(u32),
+    /// The hidden-layer size is not a multiple of 16 from 16 to 1024.
+    BadHiddenSize(usize),
+    /// The header asks for output buckets other than 1 (version 1 has none).
+    UnsupportedOutputBuckets(u32),
+    /// The header's reserved field is not 0.
+    ReservedNotZero(u32),
+    /// The file does not have the length its header implies (or is shorter than a header).
+    WrongLength {
+        /// The length in bytes the header implies (the header's own length, 24, if the file
+        /// is too short to hold one).
+        expected: usize,
+        /// The length in bytes of the file.
+        found: usize,
+    },
+    /// The FNV-1a-64 checksum at the end of the file is not that of the bytes before it: the
+    /// file is damaged.
+    ChecksumMismatch {
+        /// The checksum stored in the file.
+        stored: u64,
+        /// The checksum of the file's bytes.
+        computed: u64,
+    },
+    /// A part given to [`Network::from_parts`](crate::Network::from_parts) has the wrong
+    /// number of elements for the hidden size.
+    WrongPartLength {
+        /// Which part.
+        part: NetworkPart,
+        /// The number of elements it must have.
+        expected: usize,
+        /// The number of elements it has.
+        found: usize,
+    },
+    /// A hidden neuron's accumulator could leave the `i16` range: for this neuron, `|bias|`
+    /// plus the 32 largest `|weight|` over the 768 features exceeds 32767.
+    AccumulatorCouldOverflow {
+        /// The first such neuron (0-based).
+        neuron: usize,
+    },
+    /// The output sum could leave the `i32` range: for the output weights `w[k]` with
+    /// `k % 16 == lane`, `QA² × Σ|w[k]|` exceeds `i32::MAX` (any network whose output weights
+    /// are all within ±258 passes).
+    OutputCouldOverflow {
+        /// The first such lane (`0..16`).
+        lane: usize,
+    },
+}
+
+/// The three arrays of a network, named in [`NetworkError::WrongPartLength`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NetworkPart {
+    /// The 768 × N feature weights.
+    FeatureWeights,
+    /// The N feature biases.
+    FeatureBias,
+    /// The 2N output weights.
+    OutputWeights,
+}
+
+impl fmt::Display for NetworkPart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NetworkPart::FeatureWeights => "feature weights",
+            NetworkPart::FeatureBias => "feature biases",
+            NetworkPart::OutputWeights => "output weights",
+        })
+    }
+}
+
+impl fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            NetworkError::BadMagic => f.write_str("not a Cutoff network file (it does not start with CUTOFFNN)"),
+            NetworkError::UnsupportedVersion(v) => {
+                write!(f, "network file format version {v} is not supported (this engine reads version 1)")
+            }
+            NetworkError::BadHiddenSize(n) => write!(
+                f,
+                "bad network hidden size {n} (it must be a multiple of {HIDDEN_STEP} from {MIN_HIDDEN} to {MAX_HIDDEN})"
+            ),
+            NetworkError::UnsupportedOutputBuckets(b) => {
+                write!(f, "the network has {b} output buckets (this engine supports only 1)")
+            }
+            NetworkError::ReservedNotZero(r) => {
+                write!(f, "the network header's reserved field is {r}, not 0 (a newer format?)")
+            }
+            NetworkError::WrongLength { expected, found } => {
+                write!(f, "the network file is {found} bytes long, expected {expected} (truncated or damaged?)")
+            }
+            NetworkError::ChecksumMismatch { stored, computed } => write!(
+                f,
+                "the network file is damaged: checksum {computed:#018x} does not match the stored {stored:#018x}"
+            ),
+            NetworkError::WrongPartLength { part, expected, found } => {
+                write!(f, "the network's {part} have {found} elements, expected {expected}")
+            }
+            NetworkError::AccumulatorCouldOverflow { neuron } => write!(
+                f,
+                "the network's feature weights are too large: hidden neuron {neuron} could overflow its 16-bit accumulator"
+            ),
+            NetworkError::OutputCouldOverflow { lane } => write!(
+                f,
+                "the network's output weights are too large: the output sum could overflow 32 bits (lane {lane})"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for NetworkError {}

@@ -1,0 +1,164 @@
+//! The network file, version 1 (little-endian throughout):
+//!
+//! | bytes | field |
+//! | --- | --- |
+//! | 8 | magic `CUTOFFNN` |
+//! | 4 | `u32` version = 1 |
+//! | 4 | `u32` hidden size N |
+//! | 4 | `u32` output buckets = 1 |
+//! | 4 | `u32` reserved = 0 |
+//! | 2 × 768 × N | `i16` feature weights, feature-major |
+//! | 2 × N | `i16` feature biases |
+//! | 2 × 2N | `i16` output weights, side to move's half first |
+//! | 4 | `i32` output bias |
+//! | 8 | `u64` FNV-1a-64 of every byte before it |
+
+use alloc::vec::Vec;
+
+use crate::network::check_hidden;
+use crate::{INPUTS, Network, NetworkError};
+
+const MAGIC: &[u8; 8] = b"CUTOFFNN";
+const VERSION: u32 = 1;
+const OUTPUT_BUCKETS: u32 = 1;
+const HEADER_LEN: usize = 24;
+const CHECKSUM_LEN: usize = 8;
+
+/// The length in bytes of a version 1 file for hidden size `n`.
+const fn file_len(n: usize) -> usize {
+    HEADER_LEN + 2 * (INPUTS * n + n + 2 * n) + 4 + CHECKSUM_LEN
+}
+
+/// FNV-1a, 64 bits.
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    bytes.iter().fold(OFFSET_BASIS, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(PRIME))
+}
+
+/// The little-endian `u32` at `at` (which the caller has checked to be in range).
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
+fn read_i16s(bytes: &[u8]) -> Vec<i16> {
+    bytes.as_chunks::<2>().0.iter().map(|&b| i16::from_le_bytes(b)).collect()
+}
+
+impl Network {
+    /// Reads a network file (format version 1; see the crate documentation). The file is
+    /// checked in this order: magic, header, length, checksum, then the overflow proofs of
+    /// [`Network::from_parts`].
+    ///
+    /// # Errors
+    ///
+    /// [`NetworkError::BadMagic`], [`NetworkError::UnsupportedVersion`],
+    /// [`NetworkError::BadHiddenSize`], [`NetworkError::UnsupportedOutputBuckets`],
+    /// [`NetworkError::ReservedNotZero`], [`NetworkError::WrongLength`],
+    /// [`NetworkError::ChecksumMismatch`], [`NetworkError::AccumulatorCouldOverflow`] or
+    /// [`NetworkError::OutputCouldOverflow`].
+    ///
+    /// ```
+    /// use cutoff_nnue::{INPUTS, Network, NetworkError};
+    /// let net = Network::from_parts(16, vec![2; INPUTS * 16], vec![-1; 16], vec![5; 32], 7).unwrap();
+    /// let mut bytes = net.to_bytes();
+    /// assert_eq!(bytes.len(), 24 + 2 * (768 * 16 + 16 + 32) + 4 + 8);
+    /// assert_eq!(Network::from_bytes(&bytes), Ok(net));
+    /// bytes.pop();
+    /// assert_eq!(Network::from_bytes(&bytes), Err(NetworkError::WrongLength { expected: 24_708, found: 24_707 }));
+    /// ```
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        if bytes.get(..MAGIC.len()) != Some(MAGIC.as_slice()) {
+            return Err(NetworkError::BadMagic);
+        }
+        let found = bytes.len();
+        if found < HEADER_LEN {
+            return Err(NetworkError::WrongLength { expected: HEADER_LEN, found });
+        }
+        let version = u32_at(bytes, 8);
+        if version != VERSION {
+            return Err(NetworkError::UnsupportedVersion(version));
+        }
+        let hidden = usize::try_from(u32_at(bytes, 12)).unwrap_or(usize::MAX);
+        check_hidden(hidden)?;
+        let buckets = u32_at(bytes, 16);
+        if buckets != OUTPUT_BUCKETS {
+            return Err(NetworkError::UnsupportedOutputBuckets(buckets));
+        }
+        let reserved = u32_at(bytes, 20);
+        if reserved != 0 {
+            return Err(NetworkError::ReservedNotZero(reserved));
+        }
+        let expected = file_len(hidden);
+        if found != expected {
+            return Err(NetworkError::WrongLength { expected, found });
+        }
+        let (content, stored) = bytes.split_at(expected - CHECKSUM_LEN);
+        let stored = u64::from_le_bytes([
+            stored[0], stored[1], stored[2], stored[3], stored[4], stored[5], stored[6], stored[7],
+        ]);
+        let computed = fnv1a64(content);
+        if stored != computed {
+            return Err(NetworkError::ChecksumMismatch { stored, computed });
+        }
+
+        let body = &content[HEADER_LEN..];
+        let (feature_weights, body) = body.split_at(2 * INPUTS * hidden);
+        let (feature_bias, body) = body.split_at(2 * hidden);
+        let (output_weights, output_bias) = body.split_at(4 * hidden);
+        let &[b0, b1, b2, b3] = output_bias else {
+            return Err(NetworkError::WrongLength { expected, found }); // unreachable: lengths add up
+        };
+        Network::from_parts(
+            hidden,
+            read_i16s(feature_weights),
+            read_i16s(feature_bias),
+            read_i16s(output_weights),
+            i32::from_le_bytes([b0, b1, b2, b3]),
+        )
+    }
+
+    /// The network file (format version 1) of this network; [`Network::from_bytes`] reads it
+    /// back.
+    ///
+    /// ```
+    /// use cutoff_nnue::{INPUTS, Network};
+    /// let net = Network::from_parts(32, vec![0; INPUTS * 32], vec![0; 32], vec![0; 64], 0).unwrap();
+    /// let bytes = net.to_bytes();
+    /// assert_eq!(&bytes[..8], b"CUTOFFNN");
+    /// assert_eq!(bytes[8..24], [1, 0, 0, 0, 32, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]); // version, N, buckets, reserved
+    /// ```
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let n = self.hidden();
+        let mut bytes = Vec::with_capacity(file_len(n));
+        bytes.extend_from_slice(MAGIC);
+        let header = [VERSION, n as u32, OUTPUT_BUCKETS, 0];
+        bytes.extend(header.iter().flat_map(|w| w.to_le_bytes()));
+        for part in [self.feature_weights(), self.feature_bias(), self.output_weights()] {
+            bytes.extend(part.iter().flat_map(|w| w.to_le_bytes()));
+        }
+        bytes.extend_from_slice(&self.output_bias().to_le_bytes());
+        let checksum = fnv1a64(&bytes);
+        bytes.extend_from_slice(&checksum.to_le_bytes());
+        debug_assert_eq!(bytes.len(), file_len(n));
+        bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv1a64_matches_the_reference_vectors() {
+        // From the FNV reference test suite (draft-eastlake-fnv).
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn file_length_of_the_largest_network() {
+        assert_eq!(file_len(1024), 24 + 1_572_864 + 2048 + 4096 + 4 + 8);
+    }
+}

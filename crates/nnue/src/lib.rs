@@ -1,0 +1,139 @@
+#![doc = include_str!("../README.md")]
+#![no_std]
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+extern crate alloc;
+#[cfg(test)]
+extern crate std;
+
+mod accumulator;
+mod error;
+mod format;
+mod kernels;
+mod network;
+
+pub use accumulator::AccumulatorStack;
+pub use error::{NetworkError, NetworkPart};
+pub use network::Network;
+
+use cutoff_board::{Color, PieceType, Square};
+
+/// The number of input features of one perspective: 2 colours × 6 piece types × 64 squares.
+///
+/// ```
+/// assert_eq!(cutoff_nnue::INPUTS, 768);
+/// ```
+pub const INPUTS: usize = 768;
+
+/// The activation's clamp, and the scale of the feature weights and biases: a float weight
+/// `x` is stored as the `i16` `round(x * QA)`, and SCReLU is `clamp(v, 0, QA)²`.
+///
+/// ```
+/// assert_eq!(cutoff_nnue::QA, 255);
+/// ```
+pub const QA: i32 = 255;
+
+/// The scale of the output weights: a float output weight `x` is stored as `round(x * QB)`.
+/// The output bias is stored as the `i32` `round(x * QA * QB)`.
+///
+/// ```
+/// assert_eq!(cutoff_nnue::QB, 64);
+/// ```
+pub const QB: i32 = 64;
+
+/// The factor from the network's output (a win-probability logit) to centipawns: the
+/// network computes `output * SCALE` where the trainer's target is `sigmoid(cp / SCALE)`.
+///
+/// ```
+/// assert_eq!(cutoff_nnue::SCALE, 400);
+/// ```
+pub const SCALE: i32 = 400;
+
+/// The smallest hidden-layer size `N` a network may have.
+pub const MIN_HIDDEN: usize = 16;
+
+/// The largest hidden-layer size `N` a network may have.
+pub const MAX_HIDDEN: usize = 1024;
+
+/// `N` must be a multiple of this: the inner loops work on blocks of 16 neurons (one AVX2
+/// register of `i16`, two of `i32`), with no remainder loop.
+///
+/// ```
+/// use cutoff_nnue::{HIDDEN_STEP, MAX_HIDDEN, MIN_HIDDEN};
+/// assert_eq!((MIN_HIDDEN, MAX_HIDDEN, HIDDEN_STEP), (16, 1024, 16));
+/// ```
+pub const HIDDEN_STEP: usize = 16;
+
+// `feature_index` relies on the board crate's discriminants: pawn = 0 ... king = 5,
+// White = 0, Black = 1, a1 = 0 ... h8 = 63.
+const _: () = {
+    assert!(PieceType::Pawn as usize == 0 && PieceType::Knight as usize == 1);
+    assert!(PieceType::Bishop as usize == 2 && PieceType::Rook as usize == 3);
+    assert!(PieceType::Queen as usize == 4 && PieceType::King as usize == 5);
+    assert!(Color::White as usize == 0 && Color::Black as usize == 1);
+    assert!(Square::A1 as usize == 0 && Square::H1 as usize == 7 && Square::H8 as usize == 63);
+};
+
+/// The input feature, seen from `perspective`, of a piece of `piece_color` and type `piece`
+/// on `sq`:
+///
+/// `((piece_color != perspective) * 6 + piece) * 64 + rel(sq)`
+///
+/// where `piece` is pawn = 0, knight = 1, bishop = 2, rook = 3, queen = 4, king = 5, squares
+/// are a1 = 0 … h8 = 63, and `rel(sq)` is `sq` for White and `sq ^ 56` (the square mirrored
+/// vertically) for Black. Each side therefore sees its own pieces in features `0..384`, as
+/// if it were White.
+///
+/// ```
+/// use cutoff_board::{Color, PieceType, Square};
+/// use cutoff_nnue::feature_index;
+/// // A white pawn on e2, seen by White: own pawn, square 12.
+/// assert_eq!(feature_index(Color::White, Color::White, PieceType::Pawn, Square::E2), 12);
+/// // The same pawn seen by Black: an enemy pawn on (e2 mirrored =) e7, square 52.
+/// assert_eq!(feature_index(Color::Black, Color::White, PieceType::Pawn, Square::E2), 6 * 64 + 52);
+/// // The black king on e8 seen by Black is "own king on e1".
+/// assert_eq!(feature_index(Color::Black, Color::Black, PieceType::King, Square::E8), 5 * 64 + 4);
+/// ```
+#[inline(always)]
+pub const fn feature_index(perspective: Color, piece_color: Color, piece: PieceType, sq: Square) -> usize {
+    let theirs = (piece_color as usize) ^ (perspective as usize);
+    let rel = (sq as usize) ^ (56 * perspective as usize);
+    (theirs * 6 + piece as usize) * 64 + rel
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cutoff_board::Piece;
+
+    #[test]
+    fn feature_indices_cover_each_perspective_once() {
+        for perspective in Color::ALL {
+            let mut seen = [false; INPUTS];
+            for piece in Piece::ALL {
+                for sq in Square::ALL {
+                    let i = feature_index(perspective, piece.color(), piece.kind(), sq);
+                    assert!(!seen[i], "{perspective} {piece} {sq}");
+                    seen[i] = true;
+                    // The formula of the documentation, written out with the board's own helpers.
+                    let own = usize::from(piece.color() != perspective);
+                    assert_eq!(i, (own * 6 + piece.kind().index()) * 64 + sq.relative_to(perspective).index());
+                }
+            }
+            assert!(seen.iter().all(|&s| s));
+        }
+    }
+
+    #[test]
+    fn perspectives_mirror_each_other() {
+        for piece in Piece::ALL {
+            for sq in Square::ALL {
+                assert_eq!(
+                    feature_index(Color::White, piece.color(), piece.kind(), sq),
+                    feature_index(Color::Black, !piece.color(), piece.kind(), sq.flip_rank())
+                );
+            }
+        }
+    }
+}

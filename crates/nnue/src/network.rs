@@ -1,0 +1,334 @@
+//! The network's weights, the load-time overflow proof, and the output layer.
+
+use alloc::boxed::Box;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt;
+
+use cutoff_board::{Board, Color};
+
+use crate::kernels::{self, BLOCK};
+use crate::{HIDDEN_STEP, INPUTS, MAX_HIDDEN, MIN_HIDDEN, NetworkError, NetworkPart, QA, QB, SCALE, feature_index};
+
+/// The most pieces a position holds (16 a side), hence the most features active at once in
+/// one perspective.
+const MAX_ACTIVE: usize = 32;
+
+/// The largest `Σ|w|` over one lane of output weights: `QA² × MAX_LANE_SUM ≤ i32::MAX`.
+const MAX_LANE_SUM: u64 = i32::MAX as u64 / (QA as u64 * QA as u64);
+
+// The documented promise: output weights within ±258 always pass, even with the 128 weights
+// of a lane at N = MAX_HIDDEN.
+const _: () = assert!((2 * MAX_HIDDEN / BLOCK) as u64 * 258 <= MAX_LANE_SUM);
+
+/// A quantised `(768 → N) × 2 → 1` SCReLU network: one hidden layer of `N` neurons shared by
+/// both perspectives, and one output neuron. See the crate documentation for the
+/// architecture, the quantisation and the file format.
+///
+/// A `Network` is immutable and can be shared between search threads in an
+/// [`Arc`](alloc::sync::Arc); each thread keeps its own [`AccumulatorStack`](crate::AccumulatorStack).
+/// Every `Network` has passed the overflow checks of [`Network::from_parts`], so its
+/// evaluations are exact for every position.
+///
+/// ```
+/// use cutoff_board::Board;
+/// use cutoff_nnue::{INPUTS, Network};
+/// // Every weight zero except the output bias: a constant evaluation.
+/// let n = 32;
+/// let net = Network::from_parts(n, vec![0; INPUTS * n], vec![0; n], vec![0; 2 * n], 50 * 255 * 64 / 400).unwrap();
+/// assert_eq!(net.evaluate(&Board::default()), 50);
+/// assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    hidden: usize,
+    /// `INPUTS × hidden`, feature-major: the `hidden` weights of feature 0 first.
+    feature_weights: Box<[i16]>,
+    feature_bias: Box<[i16]>,
+    /// `2 × hidden`: the side to move's half, then the other side's.
+    output_weights: Box<[i16]>,
+    output_bias: i32,
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Network").field("hidden", &self.hidden).field("output_bias", &self.output_bias).finish()
+    }
+}
+
+/// Checks that `hidden` is a multiple of [`HIDDEN_STEP`] from [`MIN_HIDDEN`] to [`MAX_HIDDEN`].
+pub(crate) fn check_hidden(hidden: usize) -> Result<(), NetworkError> {
+    if (MIN_HIDDEN..=MAX_HIDDEN).contains(&hidden) && hidden.is_multiple_of(HIDDEN_STEP) {
+        Ok(())
+    } else {
+        Err(NetworkError::BadHiddenSize(hidden))
+    }
+}
+
+/// Proves that no accumulator leaves the `i16` range: an accumulator is its neuron's bias plus
+/// the weights of at most [`MAX_ACTIVE`] distinct features, so `|bias|` plus the
+/// [`MAX_ACTIVE`] largest `|weight|` of the neuron bounds it.
+fn check_accumulators(hidden: usize, weights: &[i16], bias: &[i16]) -> Result<(), NetworkError> {
+    let mut column = vec![0u16; INPUTS];
+    for (neuron, &b) in bias.iter().enumerate() {
+        for (c, row) in column.iter_mut().zip(weights.chunks_exact(hidden)) {
+            *c = row[neuron].unsigned_abs();
+        }
+        let (largest, _, _) = column.select_nth_unstable_by(MAX_ACTIVE, |a, b| b.cmp(a));
+        let bound = u32::from(b.unsigned_abs()) + largest.iter().map(|&w| u32::from(w)).sum::<u32>();
+        if bound > i16::MAX as u32 {
+            return Err(NetworkError::AccumulatorCouldOverflow { neuron });
+        }
+    }
+    Ok(())
+}
+
+/// Proves that no output lane leaves the `i32` range (see [`kernels::output_lanes`]): lane
+/// `j` sums `screlu(a) × w[k]` over the `k` with `k % 16 == j`, each `screlu(a)` at most
+/// `QA²`, in a fixed order, so every partial sum is at most `QA² × Σ|w[k]|` in magnitude.
+fn check_output(weights: &[i16]) -> Result<(), NetworkError> {
+    let mut lanes = [0u64; BLOCK];
+    for (k, &w) in weights.iter().enumerate() {
+        lanes[k % BLOCK] += u64::from(w.unsigned_abs());
+    }
+    match lanes.iter().position(|&sum| sum > MAX_LANE_SUM) {
+        Some(lane) => Err(NetworkError::OutputCouldOverflow { lane }),
+        None => Ok(()),
+    }
+}
+
+/// The evaluation formula, written once: `sum` is `Σ screlu(acc[i]) × w[i]` over both halves
+/// (in `QA × QA × QB` units), `bias` the output bias (in `QA × QB` units); the result is
+/// `(sum / QA + bias) × SCALE / (QA × QB)` centipawns, each division truncating toward zero.
+///
+/// Computed in `i64`. `|sum| ≤ 16 × i32::MAX` (16 lanes, each proven to fit), so the result
+/// is at most about `5.6 × 10⁷` in magnitude and fits an `i32`.
+#[inline]
+fn centipawns(sum: i64, bias: i32) -> i32 {
+    let cp = (sum / i64::from(QA) + i64::from(bias)) * i64::from(SCALE) / i64::from(QA * QB);
+    cp as i32
+}
+
+impl Network {
+    /// Builds a network from its quantised parts (as a trainer does; [`Network::to_bytes`]
+    /// then writes the file):
+    ///
+    /// * `feature_weights`: `768 × hidden` values, feature-major (the `hidden` weights of
+    ///   feature 0 first; see [`feature_index`](crate::feature_index)), scaled by [`QA`];
+    /// * `feature_bias`: `hidden` values, scaled by [`QA`];
+    /// * `output_weights`: `2 × hidden` values, the side to move's half first, scaled by [`QB`];
+    /// * `output_bias`: scaled by `QA × QB`.
+    ///
+    /// # Errors
+    ///
+    /// [`NetworkError::BadHiddenSize`] unless `hidden` is a multiple of 16 from 16 to 1024;
+    /// [`NetworkError::WrongPartLength`] if a part has the wrong length; and the two overflow
+    /// proofs:
+    ///
+    /// * [`NetworkError::AccumulatorCouldOverflow`]: every accumulator is an `i16` equal to
+    ///   its bias plus the weights of at most 32 features (one per piece), so for every neuron
+    ///   `|bias| + (the 32 largest |weight| of that neuron) ≤ 32767` is required.
+    /// * [`NetworkError::OutputCouldOverflow`]: the output sum is accumulated in 16 `i32`
+    ///   lanes, lane `j` holding the terms of the output weights `w[k]` with `k % 16 == j`;
+    ///   each term is at most `QA² × |w[k]|`, so for every lane `QA² × Σ|w[k]| ≤ i32::MAX`
+    ///   (that is, `Σ|w[k]| ≤ 33025`) is required. A lane has at most 128 weights (N = 1024),
+    ///   so output weights within ±258 (±4.03 before quantisation) always pass.
+    ///
+    /// ```
+    /// use cutoff_nnue::{INPUTS, Network, NetworkError, NetworkPart};
+    /// let n = 16;
+    /// let ok = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], vec![-3; 2 * n], 0);
+    /// assert_eq!(ok.unwrap().hidden(), 16);
+    /// let short = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], vec![-3; n], 0);
+    /// assert_eq!(short, Err(NetworkError::WrongPartLength { part: NetworkPart::OutputWeights, expected: 32, found: 16 }));
+    /// let huge = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], vec![i16::MAX; 2 * n], 0);
+    /// assert_eq!(huge, Err(NetworkError::OutputCouldOverflow { lane: 0 }));
+    /// ```
+    pub fn from_parts(
+        hidden: usize,
+        feature_weights: Vec<i16>,
+        feature_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: i32,
+    ) -> Result<Network, NetworkError> {
+        check_hidden(hidden)?;
+        let parts = [
+            (NetworkPart::FeatureWeights, feature_weights.len(), INPUTS * hidden),
+            (NetworkPart::FeatureBias, feature_bias.len(), hidden),
+            (NetworkPart::OutputWeights, output_weights.len(), 2 * hidden),
+        ];
+        for (part, found, expected) in parts {
+            if found != expected {
+                return Err(NetworkError::WrongPartLength { part, expected, found });
+            }
+        }
+        check_accumulators(hidden, &feature_weights, &feature_bias)?;
+        check_output(&output_weights)?;
+        Ok(Network {
+            hidden,
+            feature_weights: feature_weights.into_boxed_slice(),
+            feature_bias: feature_bias.into_boxed_slice(),
+            output_weights: output_weights.into_boxed_slice(),
+            output_bias,
+        })
+    }
+
+    /// The hidden-layer size `N` (per perspective).
+    ///
+    /// ```
+    /// use cutoff_nnue::{INPUTS, Network};
+    /// let net = Network::from_parts(64, vec![0; INPUTS * 64], vec![0; 64], vec![0; 128], 0).unwrap();
+    /// assert_eq!(net.hidden(), 64);
+    /// ```
+    #[inline]
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The `768 × N` feature weights, feature-major (scaled by [`QA`]).
+    #[inline]
+    pub fn feature_weights(&self) -> &[i16] {
+        &self.feature_weights
+    }
+
+    /// The `N` feature biases (scaled by [`QA`]).
+    #[inline]
+    pub fn feature_bias(&self) -> &[i16] {
+        &self.feature_bias
+    }
+
+    /// The `2N` output weights, the side to move's half first (scaled by [`QB`]).
+    #[inline]
+    pub fn output_weights(&self) -> &[i16] {
+        &self.output_weights
+    }
+
+    /// The output bias (scaled by `QA × QB`).
+    #[inline]
+    pub fn output_bias(&self) -> i32 {
+        self.output_bias
+    }
+
+    /// The evaluation of `board` in centipawns, from the side to move's point of view,
+    /// computed from scratch (both accumulators refreshed). For tests and tools; a search
+    /// updates an [`AccumulatorStack`](crate::AccumulatorStack) incrementally instead.
+    ///
+    /// The result is `(sum / QA + output_bias) × SCALE / (QA × QB)` with
+    /// `sum = Σᵢ screlu(acc_stm[i]) × w[i] + Σᵢ screlu(acc_other[i]) × w[N + i]`, each division
+    /// truncating toward zero. It is not clamped: a search should clamp it below its mate
+    /// scores.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// use cutoff_nnue::{INPUTS, Network};
+    /// let n = 16;
+    /// // Feature weights of 1 on every neuron: each accumulator holds the number of pieces.
+    /// // One output weight of 100 on the side to move's first neuron.
+    /// let mut out = vec![0; 2 * n];
+    /// out[0] = 100;
+    /// let net = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], out, 0).unwrap();
+    /// // 32 pieces: sum = screlu(32) * 100 = 102400, and 102400 / 255 * 400 / (255 * 64) = 9.
+    /// assert_eq!(net.evaluate(&Board::default()), 9);
+    /// ```
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        let n = self.hidden;
+        let mut acc = vec![0i16; 2 * n];
+        let (white, black) = acc.split_at_mut(n);
+        self.refresh(board, Color::White, white);
+        self.refresh(board, Color::Black, black);
+        match board.side_to_move() {
+            Color::White => self.output(white, black),
+            Color::Black => self.output(black, white),
+        }
+    }
+
+    /// The `N` weights of input feature `feature` (`0..768`).
+    #[inline(always)]
+    pub(crate) fn row(&self, feature: usize) -> &[i16] {
+        &self.feature_weights[feature * self.hidden..(feature + 1) * self.hidden]
+    }
+
+    /// Writes `perspective`'s accumulator of `board` into `out` (`N` values).
+    pub(crate) fn refresh(&self, board: &Board, perspective: Color, out: &mut [i16]) {
+        out.copy_from_slice(&self.feature_bias);
+        for sq in board.occupied() {
+            if let Some(piece) = board.piece_on(sq) {
+                kernels::add(out, self.row(feature_index(perspective, piece.color(), piece.kind(), sq)));
+            }
+        }
+    }
+
+    /// The output layer: centipawns for the side whose accumulator is `stm`.
+    #[inline]
+    pub(crate) fn output(&self, stm: &[i16], other: &[i16]) -> i32 {
+        let (w_stm, w_other) = self.output_weights.split_at(self.hidden);
+        let mut lanes = [0i32; BLOCK];
+        kernels::output_lanes(stm, w_stm, &mut lanes);
+        kernels::output_lanes(other, w_other, &mut lanes);
+        let sum = lanes.iter().map(|&lane| i64::from(lane)).sum();
+        centipawns(sum, self.output_bias)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lane_limit_is_the_largest_that_fits() {
+        assert_eq!(MAX_LANE_SUM, 33_025);
+        let qa2 = (QA * QA) as u64;
+        assert_eq!(i32::MAX as u64 / qa2, MAX_LANE_SUM);
+        assert!((MAX_LANE_SUM + 1) * qa2 > i32::MAX as u64 && MAX_LANE_SUM * qa2 <= i32::MAX as u64);
+    }
+
+    #[test]
+    fn output_check_is_exact_at_the_limit() {
+        // Lane 0 of N = 16 holds w[0] and w[16].
+        let mut w = vec![0i16; 32];
+        w[0] = i16::MAX;
+        w[16] = (MAX_LANE_SUM - i16::MAX as u64) as i16;
+        assert_eq!(check_output(&w), Ok(()));
+        w[16] += 1;
+        assert_eq!(check_output(&w), Err(NetworkError::OutputCouldOverflow { lane: 0 }));
+        // At the limit, the worst case really reaches i32 without overflowing it.
+        w[16] -= 1;
+        let net = Network::from_parts(16, vec![0; INPUTS * 16], vec![255; 16], w, 0).unwrap();
+        let acc = [255i16; 16];
+        let expected = (MAX_LANE_SUM as i64 * 65_025) / 255 * 400 / (255 * 64);
+        assert_eq!(i64::from(net.output(&acc, &acc)), expected);
+    }
+
+    #[test]
+    fn accumulator_check_counts_the_32_largest_weights() {
+        let n = 16;
+        let mut weights = vec![0i16; INPUTS * n];
+        // Neuron 3: 32 features of weight 1000 and bias 767 reach exactly 32767.
+        for f in 0..32 {
+            weights[f * 7 * n + 3] = if f % 2 == 0 { 1000 } else { -1000 };
+        }
+        let mut bias = vec![0i16; n];
+        bias[3] = -767;
+        assert_eq!(check_accumulators(n, &weights, &bias), Ok(()));
+        bias[3] = -768;
+        assert_eq!(check_accumulators(n, &weights, &bias), Err(NetworkError::AccumulatorCouldOverflow { neuron: 3 }));
+        // A 33rd large weight does not matter on its own: at most 32 pieces are on the board.
+        bias[3] = 0;
+        weights[700 * n + 3] = 1000;
+        assert_eq!(check_accumulators(n, &weights, &bias), Ok(()));
+    }
+
+    #[test]
+    fn centipawns_truncate_toward_zero() {
+        let one = QA * QB; // an output of 1.0 in bias units
+        assert_eq!(centipawns(0, one), SCALE);
+        assert_eq!(centipawns(0, -one), -SCALE);
+        assert_eq!(centipawns(i64::from(one) * i64::from(QA), 0), SCALE);
+        assert_eq!(centipawns(1, 1), 0);
+        assert_eq!(centipawns(-1, -1), 0);
+        assert_eq!(centipawns(-300 * i64::from(QA), 0), -7); // -7.35 truncates to -7
+        // The largest possible magnitude fits an i32 comfortably.
+        assert_eq!(centipawns(16 * i64::from(i32::MAX), i32::MAX), 55_936_953);
+        assert_eq!(centipawns(-16 * i64::from(i32::MAX), i32::MIN), -55_936_953);
+    }
+}

@@ -1,0 +1,220 @@
+//! The network file: round trips, the byte layout a trainer writes, and one corrupted input
+//! for every error.
+
+mod common;
+
+use cutoff_nnue::{INPUTS, Network, NetworkError, NetworkPart};
+
+/// FNV-1a-64, written again here from its definition, to build files by hand.
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x100_0000_01b3);
+    }
+    hash
+}
+
+/// A file written field by field from the format's description, with a correct checksum.
+fn handmade_file(
+    header: [u32; 4],
+    feature_weights: &[i16],
+    feature_bias: &[i16],
+    output_weights: &[i16],
+    output_bias: i32,
+) -> Vec<u8> {
+    let mut bytes = b"CUTOFFNN".to_vec();
+    for field in header {
+        bytes.extend(field.to_le_bytes());
+    }
+    for part in [feature_weights, feature_bias, output_weights] {
+        for &w in part {
+            bytes.extend(w.to_le_bytes());
+        }
+    }
+    bytes.extend(output_bias.to_le_bytes());
+    let checksum = fnv1a64(&bytes);
+    bytes.extend(checksum.to_le_bytes());
+    bytes
+}
+
+/// Replaces the checksum at the end of `bytes` with the right one for the rest.
+fn reseal(bytes: &mut [u8]) {
+    let end = bytes.len() - 8;
+    let checksum = fnv1a64(&bytes[..end]);
+    bytes[end..].copy_from_slice(&checksum.to_le_bytes());
+}
+
+fn set_u32(bytes: &mut [u8], at: usize, value: u32) {
+    bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+}
+
+#[test]
+fn round_trips() {
+    for (seed, hidden) in [(1, 16), (2, 32), (3, 48), (4, 256), (5, 1024)] {
+        let network = common::realistic_network(seed, hidden);
+        let bytes = network.to_bytes();
+        assert_eq!(bytes.len(), 24 + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + 8);
+        let read = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(read, network);
+        assert_eq!(read.to_bytes(), bytes);
+        assert_eq!(read.hidden(), hidden);
+    }
+}
+
+#[test]
+fn the_layout_is_the_documented_one() {
+    // Distinct values everywhere, so that any misplaced field shows.
+    let n = 16;
+    let feature_weights: Vec<i16> = (0..INPUTS * n).map(|i| (i % 61) as i16 - 30).collect();
+    let feature_bias: Vec<i16> = (0..n).map(|i| 100 + i as i16).collect();
+    let output_weights: Vec<i16> = (0..2 * n).map(|i| -50 + i as i16).collect();
+    let output_bias = -123_456_789;
+    let handmade = handmade_file([1, 16, 1, 0], &feature_weights, &feature_bias, &output_weights, output_bias);
+    let network =
+        Network::from_parts(n, feature_weights.clone(), feature_bias.clone(), output_weights.clone(), output_bias)
+            .unwrap();
+    assert_eq!(network.to_bytes(), handmade);
+    let read = Network::from_bytes(&handmade).unwrap();
+    assert_eq!(read.feature_weights(), feature_weights.as_slice());
+    assert_eq!(read.feature_bias(), feature_bias.as_slice());
+    assert_eq!(read.output_weights(), output_weights.as_slice());
+    assert_eq!(read.output_bias(), output_bias);
+    // Feature-major: weight (feature 1, neuron 0) follows the 16 weights of feature 0.
+    let at = 24 + 2 * 16;
+    assert_eq!(i16::from_le_bytes([handmade[at], handmade[at + 1]]), feature_weights[16]);
+}
+
+#[test]
+fn each_corruption_gets_its_error() {
+    let network = common::realistic_network(7, 32);
+    let good = network.to_bytes();
+    let len = good.len();
+    let read = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err();
+
+    // Magic.
+    let mut bad = good.clone();
+    bad[3] ^= 0x20;
+    assert_eq!(read(&bad), NetworkError::BadMagic);
+    assert_eq!(read(&[]), NetworkError::BadMagic);
+    assert_eq!(read(b"CUTOFF"), NetworkError::BadMagic);
+
+    // Header fields (checked before the checksum, so they are named even in a stale file).
+    let mut bad = good.clone();
+    set_u32(&mut bad, 8, 2);
+    assert_eq!(read(&bad), NetworkError::UnsupportedVersion(2));
+    for hidden in [17, 0, 8, 1040, 2048, u32::MAX] {
+        let mut bad = good.clone();
+        set_u32(&mut bad, 12, hidden);
+        assert_eq!(read(&bad), NetworkError::BadHiddenSize(hidden as usize));
+    }
+    let mut bad = good.clone();
+    set_u32(&mut bad, 16, 2);
+    assert_eq!(read(&bad), NetworkError::UnsupportedOutputBuckets(2));
+    let mut bad = good.clone();
+    set_u32(&mut bad, 20, 1);
+    assert_eq!(read(&bad), NetworkError::ReservedNotZero(1));
+
+    // Length.
+    assert_eq!(read(&good[..20]), NetworkError::WrongLength { expected: 24, found: 20 });
+    assert_eq!(read(&good[..24]), NetworkError::WrongLength { expected: len, found: 24 });
+    assert_eq!(read(&good[..len - 1]), NetworkError::WrongLength { expected: len, found: len - 1 });
+    let mut long = good.clone();
+    long.push(0);
+    assert_eq!(read(&long), NetworkError::WrongLength { expected: len, found: len + 1 });
+    // A right-sized file for another N: the header decides.
+    let mut other = good.clone();
+    set_u32(&mut other, 12, 48);
+    assert!(matches!(read(&other), NetworkError::WrongLength { found, .. } if found == len));
+
+    // Checksum: one flipped bit in each part, and in the checksum itself.
+    for at in [30, 24 + 2 * INPUTS * 32 + 5, len - 12 - 64, len - 10, len - 1] {
+        let mut bad = good.clone();
+        bad[at] ^= 0x01;
+        assert!(
+            matches!(read(&bad), NetworkError::ChecksumMismatch { stored, computed } if stored != computed),
+            "byte {at}"
+        );
+    }
+
+    // Overflow: well-formed files (right checksum) whose weights could overflow.
+    let n = 16;
+    let (fw, fb, ow) = (vec![0i16; INPUTS * n], vec![0i16; n], vec![0i16; 2 * n]);
+    let mut big_output = ow.clone();
+    big_output[5] = 20_000;
+    big_output[21] = 20_000; // the same lane as 5: together over 33025
+    let file = handmade_file([1, 16, 1, 0], &fw, &fb, &big_output, 0);
+    assert_eq!(read(&file), NetworkError::OutputCouldOverflow { lane: 5 });
+    let mut big_features = fw.clone();
+    for feature in 0..32 {
+        big_features[feature * 20 * n + 9] = 1_100; // 32 × 1100 > 32767 for neuron 9
+    }
+    let file = handmade_file([1, 16, 1, 0], &big_features, &fb, &ow, 0);
+    assert_eq!(read(&file), NetworkError::AccumulatorCouldOverflow { neuron: 9 });
+    // And a file whose checksum was redone after a weight was raised.
+    let mut raised = good.clone();
+    let at = len - 12 - 2 * 64; // output weight 0
+    raised[at..at + 2].copy_from_slice(&i16::MAX.to_le_bytes());
+    raised[at + 32..at + 34].copy_from_slice(&i16::MAX.to_le_bytes()); // output weight 16, lane 0
+    reseal(&mut raised);
+    assert_eq!(read(&raised), NetworkError::OutputCouldOverflow { lane: 0 });
+}
+
+#[test]
+fn from_parts_checks_sizes() {
+    let n = 32;
+    let parts = || (vec![0i16; INPUTS * n], vec![0i16; n], vec![0i16; 2 * n]);
+    let (fw, fb, ow) = parts();
+    assert!(Network::from_parts(n, fw, fb, ow, 0).is_ok());
+    for hidden in [0, 8, 17, 40, 1040] {
+        let (fw, fb, ow) = parts();
+        assert_eq!(Network::from_parts(hidden, fw, fb, ow, 0), Err(NetworkError::BadHiddenSize(hidden)));
+    }
+    let (mut fw, fb, ow) = parts();
+    fw.pop();
+    assert_eq!(
+        Network::from_parts(n, fw, fb, ow, 0),
+        Err(NetworkError::WrongPartLength {
+            part: NetworkPart::FeatureWeights,
+            expected: INPUTS * n,
+            found: INPUTS * n - 1
+        })
+    );
+    let (fw, mut fb, ow) = parts();
+    fb.push(0);
+    assert_eq!(
+        Network::from_parts(n, fw, fb, ow, 0),
+        Err(NetworkError::WrongPartLength { part: NetworkPart::FeatureBias, expected: n, found: n + 1 })
+    );
+    let (fw, fb, ow) = parts();
+    assert_eq!(
+        Network::from_parts(n, fw, fb, ow[..n].to_vec(), 0),
+        Err(NetworkError::WrongPartLength { part: NetworkPart::OutputWeights, expected: 2 * n, found: n })
+    );
+}
+
+#[test]
+fn error_messages_are_one_line_and_say_what_is_wrong() {
+    let errors = [
+        (NetworkError::BadMagic, "CUTOFFNN"),
+        (NetworkError::UnsupportedVersion(2), "version 2"),
+        (NetworkError::BadHiddenSize(17), "17"),
+        (NetworkError::UnsupportedOutputBuckets(2), "2 output buckets"),
+        (NetworkError::ReservedNotZero(7), "reserved"),
+        (NetworkError::WrongLength { expected: 1000, found: 999 }, "999 bytes long, expected 1000"),
+        (NetworkError::ChecksumMismatch { stored: 1, computed: 2 }, "damaged"),
+        (NetworkError::WrongPartLength { part: NetworkPart::FeatureBias, expected: 16, found: 15 }, "feature biases"),
+        (NetworkError::AccumulatorCouldOverflow { neuron: 3 }, "neuron 3"),
+        (NetworkError::OutputCouldOverflow { lane: 4 }, "overflow 32 bits"),
+    ];
+    let mut messages = std::collections::HashSet::new();
+    for (error, needle) in errors {
+        let message = error.to_string();
+        assert!(message.contains(needle), "{message:?} lacks {needle:?}");
+        assert!(!message.contains('\n') && !message.is_empty());
+        assert!(messages.insert(message));
+        // It is a std error, so it can be boxed and carried by `?`.
+        let boxed: Box<dyn std::error::Error> = Box::new(error);
+        assert!(boxed.source().is_none());
+    }
+}

@@ -1,0 +1,210 @@
+//! Incremental updates equal a refresh, exactly: random games (with null moves and
+//! take-backs) from the standard start position, Chess960 start positions and positions
+//! rich in en passant, promotions and castling, checked after every push and every pop.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::SplitMix64;
+use cutoff_board::{Board, CastlingSide, Color, Move, MoveKind, PieceType};
+use cutoff_nnue::{AccumulatorStack, Network};
+
+/// How often each kind of update was checked.
+#[derive(Debug, Default)]
+struct Seen {
+    quiet: usize,
+    capture: usize,
+    en_passant: usize,
+    promotion: usize,
+    capture_promotion: usize,
+    castle: usize,
+    /// Castlings where the king or the rook stays put or where they swap squares.
+    castle_overlap: usize,
+    null: usize,
+    pop: usize,
+}
+
+impl Seen {
+    fn count(&mut self, board: &Board, mv: Move) {
+        match mv.kind() {
+            MoveKind::Quiet | MoveKind::DoublePush => self.quiet += 1,
+            MoveKind::Capture => self.capture += 1,
+            MoveKind::EnPassant => self.en_passant += 1,
+            MoveKind::Castle => {
+                self.castle += 1;
+                let us = board.side_to_move();
+                let side = if mv.to().file() > mv.from().file() { CastlingSide::King } else { CastlingSide::Queen };
+                let (king, rook) = (side.king_destination(us), side.rook_destination(us));
+                if king == mv.from() || rook == mv.to() || king == mv.to() {
+                    self.castle_overlap += 1;
+                }
+            }
+            _ if mv.is_capture() => self.capture_promotion += 1,
+            _ => self.promotion += 1,
+        }
+    }
+}
+
+/// Checks the stack's current accumulators against a refresh of `board`, element by element,
+/// and its evaluation against a from-scratch one.
+fn check(stack: &AccumulatorStack, fresh: &mut AccumulatorStack, board: &Board, what: &str) {
+    fresh.reset(board);
+    for perspective in Color::ALL {
+        let (incremental, refreshed) = (stack.accumulator(perspective), fresh.accumulator(perspective));
+        assert_eq!(incremental.len(), stack.network().hidden());
+        if let Some(i) = (0..incremental.len()).find(|&i| incremental[i] != refreshed[i]) {
+            panic!(
+                "after {what}: {perspective}'s accumulator differs at neuron {i} ({} != {}) in {}",
+                incremental[i],
+                refreshed[i],
+                board.fen()
+            );
+        }
+    }
+    let eval = stack.evaluate(board.side_to_move());
+    assert_eq!(eval, stack.network().evaluate(board), "after {what} in {}", board.fen());
+}
+
+/// Plays `games` random games of up to 120 plies with `network`, checking every step.
+fn random_games(network: Network, seed: u64, games: usize, seen: &mut Seen) {
+    let network = Arc::new(network);
+    let mut rng = SplitMix64::new(seed);
+    let mut stack = AccumulatorStack::new(Arc::clone(&network));
+    let mut fresh = AccumulatorStack::new(Arc::clone(&network));
+    let starts = common::all_starts();
+    // The stack starts at the standard start position.
+    check(&stack, &mut fresh, &Board::default(), "new");
+
+    for game in 0..games {
+        let root = starts[game % starts.len()];
+        stack.reset(&root);
+        check(&stack, &mut fresh, &root, "reset");
+        // The boards along the path: path[ply] is the position at the stack's ply.
+        let mut path = vec![root];
+        for _ in 0..120 {
+            let board = *path.last().unwrap();
+            if board.is_fifty_move_draw() {
+                break;
+            }
+            let null = if rng.one_in(12) { board.null_move() } else { None };
+            let child = if let Some(child) = null {
+                stack.push_null();
+                seen.null += 1;
+                check(&stack, &mut fresh, &child, "a null move");
+                child
+            } else {
+                let Some(mv) = common::pick_move(&board, &mut rng) else { break };
+                stack.push(&board, mv);
+                let mut child = board;
+                child.play_unchecked(mv);
+                seen.count(&board, mv);
+                check(&stack, &mut fresh, &child, &format!("{} ({:?})", board.uci(mv), mv.kind()));
+                child
+            };
+            path.push(child);
+            assert_eq!(stack.ply(), path.len() - 1);
+
+            // Now and then, take back a few plies (and play on from there).
+            if rng.one_in(10) {
+                for _ in 0..rng.between(1, 3) {
+                    if path.len() > 1 {
+                        stack.pop();
+                        path.pop();
+                        seen.pop += 1;
+                        check(&stack, &mut fresh, path.last().unwrap(), "a pop");
+                    }
+                }
+            }
+        }
+        // Unwind the whole game, as a search returns to its root.
+        while path.len() > 1 {
+            stack.pop();
+            path.pop();
+            seen.pop += 1;
+            check(&stack, &mut fresh, path.last().unwrap(), "a pop");
+        }
+        assert_eq!(stack.ply(), 0);
+    }
+}
+
+#[test]
+fn incremental_updates_equal_a_refresh() {
+    let mut seen = Seen::default();
+    random_games(common::realistic_network(1, 32), 11, 240, &mut seen);
+    random_games(common::extreme_network(2, 16), 12, 120, &mut seen);
+    random_games(common::realistic_network(3, 128), 13, 60, &mut seen);
+    println!("{seen:?}");
+    // Every kind of update was really exercised, many times.
+    assert!(seen.quiet > 20_000, "{seen:?}");
+    assert!(seen.capture > 2_000, "{seen:?}");
+    assert!(seen.en_passant > 50, "{seen:?}");
+    assert!(seen.promotion > 300, "{seen:?}");
+    assert!(seen.capture_promotion > 60, "{seen:?}");
+    assert!(seen.castle > 250, "{seen:?}");
+    assert!(seen.castle_overlap > 100, "{seen:?}");
+    assert!(seen.null > 2_000, "{seen:?}");
+    assert!(seen.pop > 20_000, "{seen:?}");
+}
+
+#[test]
+fn a_deep_path_grows_the_stack() {
+    // Twice MAX_PLY plies of quiet knight moves (and null moves), past the preallocation.
+    let network = Arc::new(common::realistic_network(4, 16));
+    let mut stack = AccumulatorStack::new(Arc::clone(&network));
+    let mut fresh = AccumulatorStack::new(Arc::clone(&network));
+    let mut rng = SplitMix64::new(4);
+    let mut board = Board::default();
+    let mut path = vec![board];
+    for i in 0..2 * cutoff_board::MAX_PLY {
+        if let Some(child) = board.null_move().filter(|_| i % 5 == 4) {
+            stack.push_null();
+            board = child;
+        } else {
+            let moves = board.legal_moves();
+            let knights: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|mv| mv.is_quiet() && board.kind_on(mv.from()) == Some(PieceType::Knight))
+                .collect();
+            let candidates = if knights.is_empty() { moves.to_vec() } else { knights };
+            let mv = candidates[rng.below(candidates.len())];
+            stack.push(&board, mv);
+            board.play_unchecked(mv);
+        }
+        path.push(board);
+        check(&stack, &mut fresh, &board, "a deep push");
+    }
+    assert_eq!(stack.ply(), 2 * cutoff_board::MAX_PLY);
+    while path.len() > 1 {
+        stack.pop();
+        path.pop();
+        check(&stack, &mut fresh, path.last().unwrap(), "a deep pop");
+    }
+}
+
+#[test]
+fn refresh_at_a_ply_keeps_the_plies_below() {
+    let network = Arc::new(common::realistic_network(5, 48));
+    let mut stack = AccumulatorStack::new(Arc::clone(&network));
+    let mut fresh = AccumulatorStack::new(Arc::clone(&network));
+    let root = common::standard("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    stack.reset(&root);
+    let mv = root.parse_uci("e2a6").unwrap();
+    let mut child = root;
+    child.play_unchecked(mv);
+    // A search may refresh instead of updating (for example after a king move, later).
+    stack.push_null();
+    stack.refresh(&child);
+    assert_eq!(stack.ply(), 1);
+    check(&stack, &mut fresh, &child, "a refresh at ply 1");
+    stack.pop();
+    check(&stack, &mut fresh, &root, "a pop after a refresh");
+}
+
+#[test]
+#[should_panic(expected = "pop at ply 0")]
+fn pop_at_the_root_panics() {
+    let mut stack = AccumulatorStack::new(Arc::new(common::realistic_network(6, 16)));
+    stack.pop();
+}
