@@ -1,7 +1,8 @@
 //! The `cutoff` binary: the UCI engine by default, plus developer subcommands.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 use cutoff_board::{Board, CastlingMode, STARTPOS_FEN};
@@ -39,6 +40,85 @@ enum Command {
         /// Probe the Syzygy tables in these directories (separated as for `SyzygyPath`).
         #[arg(long)]
         syzygy: Option<String>,
+    },
+    /// Generate training data by self-play (games in Cutoff's binary game format), or convert
+    /// or inspect such data. Progress goes to stderr.
+    Datagen(DatagenArgs),
+}
+
+/// `cutoff datagen`: self-play into a directory, resumable (rerun the same command to continue).
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+struct DatagenArgs {
+    #[command(subcommand)]
+    action: Option<DatagenAction>,
+    /// Output directory: `games-<thread>.bin` per thread and `settings.txt`.
+    #[arg(long, required = true)]
+    out: Option<PathBuf>,
+    /// The number of games the directory should hold (a rerun continues up to it).
+    #[arg(long, required = true)]
+    games: Option<u64>,
+    /// The seed of the random openings (game i of a seed is always the same game).
+    #[arg(long, required = true)]
+    seed: Option<u64>,
+    /// Game threads (each plays whole games with a single-threaded search).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Soft node limit per move: no new iteration once the search has this many nodes.
+    #[arg(long, default_value_t = cutoff_datagen::selfplay::DEFAULT_SOFT_NODES)]
+    nodes: u64,
+    /// Hard node limit per move (default: 4 times --nodes).
+    #[arg(long)]
+    hard_nodes: Option<u64>,
+    /// Transposition table per thread, MiB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// Adjudicate with the Syzygy tables in these directories (separated as for `SyzygyPath`).
+    #[arg(long)]
+    syzygy: Option<String>,
+    /// Resign when the last --resign-plies scores all give one side at least this many cp.
+    #[arg(long, default_value_t = 1000)]
+    resign_score: i32,
+    /// Consecutive plies for resignation (0: never resign).
+    #[arg(long, default_value_t = 4)]
+    resign_plies: usize,
+    /// Draw when the last --draw-plies scores are all within this many cp of 0 ...
+    #[arg(long, default_value_t = 10)]
+    draw_score: i32,
+    /// ... for this many consecutive plies (0: never adjudicate a draw) ...
+    #[arg(long, default_value_t = 10)]
+    draw_plies: usize,
+    /// ... once the game is this many plies long (from the initial position).
+    #[arg(long, default_value_t = 80)]
+    draw_after: usize,
+    /// Seconds between progress reports.
+    #[arg(long, default_value_t = 5.0)]
+    report_every: f64,
+}
+
+#[derive(Subcommand, Debug)]
+enum DatagenAction {
+    /// Convert an EPD file (`ce` score, side to move's view; `c9` result, White's view) into
+    /// one-position games. Positions without `ce` are kept without a score.
+    Convert {
+        /// The EPD file.
+        #[arg(long)]
+        epd: PathBuf,
+        /// The game file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Read castling rights as Chess960 (Shredder-FEN files).
+        #[arg(long)]
+        chess960: bool,
+        /// Overwrite the output file if it exists.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Read game files (checking every game) and print what they hold.
+    Info {
+        /// The game files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
     },
 }
 
@@ -86,7 +166,115 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Perft { depth, fen, chess960 }) => perft(depth, fen.as_deref().unwrap_or(STARTPOS_FEN), chess960),
+        Some(Command::Datagen(args)) => match datagen(args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::FAILURE
+            }
+        },
     }
+}
+
+fn datagen(args: DatagenArgs) -> Result<(), String> {
+    match args.action {
+        Some(DatagenAction::Convert { epd, out, chess960, force }) => convert_epd(&epd, &out, chess960, force),
+        Some(DatagenAction::Info { files }) => datagen_info(&files),
+        None => selfplay(args),
+    }
+}
+
+fn selfplay(args: DatagenArgs) -> Result<(), String> {
+    use cutoff_datagen::selfplay::{Adjudication, SelfPlayConfig};
+    let (Some(out), Some(games), Some(seed)) = (args.out, args.games, args.seed) else {
+        return Err("--out, --games and --seed are required".into());
+    };
+    if !(args.report_every.is_finite() && args.report_every > 0.0) {
+        return Err(format!("--report-every {} is not a positive number of seconds", args.report_every));
+    }
+    let mut config = SelfPlayConfig::new(out, games, seed).with_nodes(args.nodes);
+    config.threads = args.threads;
+    if let Some(hard) = args.hard_nodes {
+        config.hard_nodes = hard;
+    }
+    config.hash_mib = args.hash;
+    config.syzygy = args.syzygy;
+    config.adjudication = Adjudication {
+        resign_score: args.resign_score,
+        resign_plies: args.resign_plies,
+        draw_score: args.draw_score,
+        draw_plies: args.draw_plies,
+        draw_after_ply: args.draw_after,
+    };
+    config.progress_interval = Duration::from_secs_f64(args.report_every.min(1e6));
+    config.validate().map_err(|e| e.to_string())?;
+    eprintln!(
+        "datagen: {} games into {} on {} threads, {} nodes per move (hard {}), seed {}",
+        config.games,
+        config.out_dir.display(),
+        config.threads,
+        config.soft_nodes,
+        config.hard_nodes,
+        config.seed
+    );
+    let done = cutoff_datagen::selfplay::run(&config, &mut |p| eprintln!("datagen: {p}")).map_err(|e| e.to_string())?;
+    eprintln!("datagen: done: {done}");
+    Ok(())
+}
+
+fn convert_epd(epd: &std::path::Path, out: &std::path::Path, chess960: bool, force: bool) -> Result<(), String> {
+    use std::fs::{File, OpenOptions};
+    use std::io::{BufReader, BufWriter};
+    let input = File::open(epd).map_err(|e| format!("{}: {e}", epd.display()))?;
+    let mut options = OpenOptions::new();
+    options.write(true);
+    if force {
+        options.create(true).truncate(true);
+    } else {
+        options.create_new(true);
+    }
+    let output = options.open(out).map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => format!("{} exists (--force to overwrite it)", out.display()),
+        _ => format!("{}: {e}", out.display()),
+    })?;
+    let mut writer =
+        cutoff_datagen::GameWriter::new(BufWriter::new(output)).map_err(|e| format!("{}: {e}", out.display()))?;
+    let stats =
+        cutoff_datagen::epd::convert_epd(BufReader::new(input), &mut writer, CastlingMode::from_chess960(chess960))
+            .map_err(|e| match e {
+                cutoff_datagen::epd::ConvertError::Line { .. } => format!("{}: {e}", epd.display()),
+                _ => format!("{e}"),
+            })?;
+    writer.flush().map_err(|e| format!("{}: {e}", out.display()))?;
+    eprintln!(
+        "converted {} positions ({} with a score, {} result only) into {}",
+        stats.positions,
+        stats.scored,
+        stats.positions - stats.scored,
+        out.display()
+    );
+    Ok(())
+}
+
+fn datagen_info(files: &[PathBuf]) -> Result<(), String> {
+    for path in files {
+        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let s = cutoff_datagen::file_stats(std::io::BufReader::new(file))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        println!(
+            "{}: {} games, {} moves, {} training positions, {} scored positions, W/D/L {}/{}/{}, {:.2} bytes per position",
+            path.display(),
+            s.games,
+            s.moves,
+            s.training_positions,
+            s.scored_positions,
+            s.white_wins,
+            s.draws,
+            s.black_wins,
+            s.bytes_per_position()
+        );
+    }
+    Ok(())
 }
 
 fn perft(depth: u32, fen: &str, chess960: bool) -> ExitCode {

@@ -10,8 +10,14 @@ use cutoff_board::{Color, Move};
 pub struct Limits {
     /// Search to this depth at most.
     pub depth: Option<u32>,
-    /// Stop after about this many nodes.
+    /// Stop after about this many nodes (a hard limit, checked inside the search).
     pub nodes: Option<u64>,
+    /// A soft node limit: start no new iteration once the search has visited at least this
+    /// many nodes (all threads together). Checked only between iterations, so the search
+    /// usually goes beyond it to finish the iteration it is in; combine it with
+    /// [`nodes`](Limits::nodes) for a hard cap. Not a UCI `go` parameter: self-play data
+    /// generation uses it, so that each move ends on a completed iteration.
+    pub soft_nodes: Option<u64>,
     /// Search this long: a fixed time per move. The search answers a little before it (see
     /// [`TimeBudget::new`]) and never stops early at the end of an iteration.
     pub movetime: Option<Duration>,

@@ -262,6 +262,11 @@ impl Worker {
             {
                 break;
             }
+            if let Some(soft) = sh.limits.soft_nodes
+                && sh.total_nodes(self.id, self.nodes) >= soft
+            {
+                break;
+            }
             let best_nodes = self.root_moves[0].nodes;
             let scale = time.update(self.root_moves[0].mv, best, best_nodes as f64 / self.nodes.max(1) as f64);
             if let Some(budget) = sh.budget

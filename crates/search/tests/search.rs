@@ -83,6 +83,26 @@ fn node_limit_is_respected() {
     assert!(board.is_legal(r.best_move.unwrap()));
 }
 
+/// A soft node limit ends the search at the end of the first iteration that reaches it: the
+/// search is the same as a depth-limited one to that depth, and the iteration before it had
+/// not reached the limit. The hard limit still ends an iteration early.
+#[test]
+fn soft_node_limit_ends_on_a_completed_iteration() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let soft = 5_000;
+    let (_, r) = search(fen, &Limits { soft_nodes: Some(soft), ..Limits::default() });
+    assert!(r.nodes >= soft, "{} nodes", r.nodes);
+    let (_, same) = search(fen, &Limits::depth(r.depth));
+    assert_eq!((same.nodes, same.best_move, same.score), (r.nodes, r.best_move, r.score));
+    let (_, shallower) = search(fen, &Limits::depth(r.depth - 1));
+    assert!(shallower.nodes < soft, "depth {} already had {} nodes", r.depth - 1, shallower.nodes);
+    // With a hard limit below the end of that iteration, the hard limit wins.
+    let hard = (shallower.nodes + r.nodes) / 2;
+    let (board, capped) = search(fen, &Limits { soft_nodes: Some(soft), nodes: Some(hard), ..Limits::default() });
+    assert!(capped.nodes <= hard + 64, "{} nodes", capped.nodes);
+    assert!(board.is_legal(capped.best_move.unwrap()));
+}
+
 #[test]
 fn multipv_reports_distinct_moves() {
     let board = Board::default();

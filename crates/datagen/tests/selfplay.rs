@@ -1,0 +1,180 @@
+//! Self-play: deterministic output, resuming, legal games, settings checks.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use cutoff_board::Color;
+use cutoff_datagen::format::encode_game;
+use cutoff_datagen::selfplay::{DatagenError, GamePlayer, SelfPlayConfig, game_file, run};
+use cutoff_datagen::{GameReader, GameRecord, GameResult};
+
+/// A fresh, empty directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cutoff-datagen-test-{}-{name}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Tiny games: 300 soft nodes per move, 2 MiB of hash.
+fn config(dir: &Path, games: u64, seed: u64, threads: usize) -> SelfPlayConfig {
+    let mut config = SelfPlayConfig::new(dir, games, seed).with_nodes(300);
+    config.threads = threads;
+    config.hash_mib = 2;
+    config
+}
+
+fn generate(config: &SelfPlayConfig) -> Result<cutoff_datagen::Progress, DatagenError> {
+    run(config, &mut |_| {})
+}
+
+fn files(dir: &Path, threads: usize) -> Vec<Vec<u8>> {
+    (0..threads).map(|t| fs::read(game_file(dir, t)).unwrap()).collect()
+}
+
+fn read_games(bytes: &[u8]) -> Vec<GameRecord> {
+    GameReader::new(bytes).unwrap().collect::<Result<_, _>>().unwrap()
+}
+
+/// The games of a directory in game-number order (thread `t` of `threads` holds `t, t + T, ...`).
+fn games_in_order(dir: &Path, threads: usize) -> Vec<GameRecord> {
+    let per_thread: Vec<Vec<GameRecord>> = files(dir, threads).iter().map(|b| read_games(b)).collect();
+    let total: usize = per_thread.iter().map(Vec::len).sum();
+    (0..total).map(|i| per_thread[i % threads][i / threads].clone()).collect()
+}
+
+#[test]
+fn same_seed_same_files_other_seed_other_files() {
+    let (a, b, c) = (temp_dir("seed-a"), temp_dir("seed-b"), temp_dir("seed-c"));
+    let done = generate(&config(&a, 4, 1, 2)).unwrap();
+    assert_eq!((done.games, done.games_before, done.games_done()), (4, 0, 4));
+    assert_eq!(done.white_wins + done.draws + done.black_wins, 4);
+    generate(&config(&b, 4, 1, 2)).unwrap();
+    generate(&config(&c, 4, 2, 2)).unwrap();
+    let files_a = files(&a, 2);
+    assert_eq!(files_a, files(&b, 2));
+    assert_ne!(files_a, files(&c, 2));
+    let games = games_in_order(&a, 2);
+    assert_eq!(games.len(), 4);
+    assert_eq!(done.positions, games.iter().map(|g| g.len() as u64).sum::<u64>());
+    // Game i is the same whatever the number of threads.
+    let d = temp_dir("seed-d");
+    generate(&config(&d, 4, 1, 1)).unwrap();
+    assert_eq!(games_in_order(&d, 1), games);
+    for dir in [a, b, c, d] {
+        let _ = fs::remove_dir_all(dir);
+    }
+}
+
+#[test]
+fn resuming_gives_the_files_of_a_straight_run() {
+    let (straight, resumed) = (temp_dir("straight"), temp_dir("resumed"));
+    generate(&config(&straight, 4, 5, 2)).unwrap();
+    let expected = files(&straight, 2);
+
+    // Stopped after 2 games, then continued to 4.
+    generate(&config(&resumed, 2, 5, 2)).unwrap();
+    let again = generate(&config(&resumed, 4, 5, 2)).unwrap();
+    assert_eq!((again.games_before, again.games), (2, 2));
+    assert_eq!(files(&resumed, 2), expected);
+
+    // Nothing left to do: the files stay as they are.
+    let idle = generate(&config(&resumed, 4, 5, 2)).unwrap();
+    assert_eq!((idle.games_before, idle.games), (4, 0));
+    assert_eq!(files(&resumed, 2), expected);
+
+    // Stopped in the middle of writing a game (file 0), and before the header was complete
+    // (file 1): the partial game is cut off and played again.
+    let last = read_games(&expected[0]).pop().unwrap();
+    let mut last_bytes = Vec::new();
+    encode_game(&last, &mut last_bytes);
+    fs::write(game_file(&resumed, 0), &expected[0][..expected[0].len() - last_bytes.len() / 2]).unwrap();
+    fs::write(game_file(&resumed, 1), &expected[1][..5]).unwrap();
+    let repaired = generate(&config(&resumed, 4, 5, 2)).unwrap();
+    assert_eq!((repaired.games_before, repaired.games), (1, 3));
+    assert_eq!(files(&resumed, 2), expected);
+    for dir in [straight, resumed] {
+        let _ = fs::remove_dir_all(dir);
+    }
+}
+
+#[test]
+fn recorded_games_are_legal_and_end_as_recorded() {
+    let dir = temp_dir("legal");
+    generate(&config(&dir, 6, 11, 2)).unwrap();
+    for game in games_in_order(&dir, 2) {
+        // The record starts after 8 or 9 random plies: White or Black to move at move 5.
+        let start = game.start();
+        assert_eq!(start.fullmove_number(), 5);
+        assert!(!game.is_empty());
+        assert!(game.plies().iter().all(|p| p.score.is_some()));
+        assert_eq!(game.final_score(), None);
+        // Replaying (done by the reader already) reaches the recorded end; a mate there is
+        // the recorded result.
+        let end = game.end_board();
+        assert_eq!(game.replay().last().unwrap().board, *end);
+        if !end.has_legal_moves() && end.in_check() {
+            let winner = if end.side_to_move() == Color::White { GameResult::BlackWin } else { GameResult::WhiteWin };
+            assert_eq!(game.result(), winner);
+        }
+        assert!(game.positions().count() <= game.len() + 1);
+    }
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn other_settings_or_a_corrupt_file_are_refused() {
+    let dir = temp_dir("refuse");
+    generate(&config(&dir, 2, 3, 2)).unwrap();
+    let e = generate(&config(&dir, 4, 4, 2)).unwrap_err();
+    assert!(matches!(&e, DatagenError::SettingsMismatch { key, .. } if key == "seed"), "{e}");
+    let e = generate(&config(&dir, 4, 3, 3)).unwrap_err();
+    assert!(matches!(&e, DatagenError::SettingsMismatch { key, .. } if key == "threads"), "{e}");
+    let e = generate(&config(&dir, 4, 3, 2).with_nodes(301)).unwrap_err();
+    assert!(matches!(&e, DatagenError::SettingsMismatch { key, .. } if key == "soft_nodes"), "{e}");
+    assert!(e.to_string().contains("soft_nodes=300"), "{e}");
+
+    // A corrupt game (not just a partial one) stops the run.
+    let path = game_file(&dir, 1);
+    let mut bytes = fs::read(&path).unwrap();
+    bytes[12 + 8] = 0x66; // two piece codes 6
+    fs::write(&path, &bytes).unwrap();
+    let e = generate(&config(&dir, 4, 3, 2)).unwrap_err();
+    assert!(matches!(e, DatagenError::Corrupt { .. }), "{e}");
+
+    // Game files without settings.
+    fs::remove_file(dir.join("settings.txt")).unwrap();
+    let e = generate(&config(&dir, 4, 3, 2)).unwrap_err();
+    assert!(matches!(e, DatagenError::MissingSettings { .. }), "{e}");
+
+    // Settings that cannot work.
+    let mut bad = config(&dir, 4, 3, 0);
+    assert!(matches!(generate(&bad), Err(DatagenError::Config(_))));
+    bad.threads = 1;
+    bad.hard_nodes = 10;
+    assert!(matches!(generate(&bad), Err(DatagenError::Config(_))));
+    let _ = fs::remove_dir_all(dir);
+}
+
+/// A realistic game takes about 4 bytes per position: 4 per move, plus the start position, the
+/// result and the terminator (37 bytes) shared by the game, plus the 12-byte file header.
+#[test]
+fn about_four_bytes_per_position() {
+    let dir = temp_dir("size");
+    let config = config(&dir, 1, 21, 1);
+    let mut player = GamePlayer::new(&config, None).unwrap();
+    let mut games = Vec::new();
+    for index in 0..3 {
+        games.push(player.play(config.seed, index).unwrap().record);
+    }
+    let game = games.into_iter().max_by_key(GameRecord::len).unwrap();
+    let mut bytes = Vec::new();
+    encode_game(&game, &mut bytes);
+    let plies = game.len();
+    assert!(plies >= 40, "a {plies}-ply game");
+    let pieces = game.start().occupied().len() as usize; // 32 unless the opening took something
+    assert_eq!(bytes.len(), 16 + pieces.div_ceil(2) + 1 + 4 * plies + 4);
+    let per_position = (bytes.len() + 12) as f64 / plies as f64;
+    assert!(per_position < 4.0 + 50.0 / plies as f64 && per_position > 4.0, "{per_position:.2} bytes per position");
+    let _ = fs::remove_dir_all(dir);
+}
