@@ -150,7 +150,11 @@ fn from_pgn(text: &str, players: &[String], max_score: i32) -> Result<(Vec<Sampl
             continue;
         }
         let mut board = match tag("FEN") {
-            Some(fen) => Board::from_fen(fen, CastlingMode::Standard).map_err(|e| format!("game {}: {e}", g + 1))?,
+            Some(fen) => {
+                let chess960 = tag("Variant").is_some_and(|v| v.eq_ignore_ascii_case("chess960"));
+                Board::from_fen(fen, CastlingMode::from_chess960(chess960))
+                    .map_err(|e| format!("game {}: {e}", g + 1))?
+            }
             None => Board::default(),
         };
         let mut pending: Option<Board> = None;
