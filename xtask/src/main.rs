@@ -11,6 +11,7 @@ mod ordering;
 mod perft;
 mod progress;
 mod tactics;
+mod train;
 mod tune;
 mod util;
 mod wdl;
@@ -78,6 +79,9 @@ enum Command {
     /// Fit the win/draw/loss model (`UCI_ShowWDL`) to game results; prints the coefficients
     /// of `cutoff_search::wdl`.
     Wdl(wdl::WdlArgs),
+    /// Train the evaluation network (NNUE) from labelled positions and write the quantised
+    /// network file.
+    Train(train::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -92,6 +96,7 @@ fn main() -> ExitCode {
         Command::Ordering(args) => release(ordering::run, &args),
         Command::Tune(args) => release(tune::run, &args),
         Command::Wdl(args) => release(wdl::run, &args),
+        Command::Train(args) => release(train::run, &args),
     };
     match result {
         Ok(code) => code,
