@@ -29,6 +29,7 @@ use std::time::Instant;
 
 use clap::Args;
 use cutoff_board::{Board, Color, PieceType};
+use cutoff_datagen::format::GameReader;
 
 use crate::progress::{self, Progress};
 use crate::tune;
@@ -40,32 +41,22 @@ const CLIP: f32 = 1.98;
 /// Chunks per batch; their gradients are summed in this order (see the module docs).
 const CHUNKS: usize = 16;
 
-/// The network's constants, as `cutoff-nnue` defines them.
+/// The network's constants, as `cutoff-nnue` defines them, in `f32`.
 mod spec {
-    use super::{Color, PieceType};
-    use cutoff_board::Square;
-
     /// Feature-weight and accumulator scale.
-    pub const QA: f32 = 255.0;
+    pub const QA: f32 = cutoff_nnue::QA as f32;
     /// Output-weight scale.
-    pub const QB: f32 = 64.0;
-    /// Centipawns per unit of the output: about `1 / K` of the evaluation tuner
-    /// (`docs/tuning.md`), so that the network's centipawns are the hand-crafted evaluation's.
-    pub const SCALE: f32 = 200.0;
-
-    /// The input feature of a piece for one perspective.
-    pub fn feature_index(perspective: Color, piece_color: Color, piece: PieceType, sq: Square) -> usize {
-        let enemy = usize::from(piece_color != perspective);
-        let rel = if perspective == Color::White { sq as usize } else { sq as usize ^ 56 };
-        (enemy * 6 + piece as usize) * 64 + rel
-    }
+    pub const QB: f32 = cutoff_nnue::QB as f32;
+    /// Centipawns per unit of the output.
+    pub const SCALE: f32 = cutoff_nnue::SCALE as f32;
 }
 
 /// Arguments of `cargo xtask train`.
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// Labelled positions: EPD lines with `c9 "1-0"` (result, White's view) and optionally
-    /// `ce N` (search score, side to move's view). Repeatable. [default: the tuner's data]
+    /// Labelled positions: game files of `cutoff datagen`, or EPD lines with `c9 "1-0"`
+    /// (result) and optionally `ce N` (search score), as the tuner reads them. Repeatable.
+    /// [default: the tuner's data]
     #[arg(long, value_name = "FILE")]
     pub data: Vec<PathBuf>,
 
@@ -139,23 +130,22 @@ struct Sample {
 }
 
 impl Dataset {
-    fn push(&mut self, board: &Board, result_white: f32, score_white: Option<f32>) -> Result<()> {
+    /// Adds a position with its result and score from the side to move's view.
+    fn push(&mut self, board: &Board, result: f32, score: Option<f32>) -> Result<()> {
         let stm = board.side_to_move();
         let start = u32::try_from(self.features.len()).map_err(|_| "too many positions for u32 offsets")?;
         let mut len = 0u8;
         for color in Color::ALL {
             for kind in PieceType::ALL {
                 for sq in board.colored_pieces(color, kind) {
-                    let own = spec::feature_index(stm, color, kind, sq) as u16;
-                    let other = spec::feature_index(!stm, color, kind, sq) as u16;
+                    let own = cutoff_nnue::feature_index(stm, color, kind, sq) as u16;
+                    let other = cutoff_nnue::feature_index(!stm, color, kind, sq) as u16;
                     self.features.push([own, other]);
                     len += 1;
                 }
             }
         }
-        let white = stm == Color::White;
-        let result = if white { result_white } else { 1.0 - result_white };
-        let score = score_white.map_or(f32::NAN, |s| if white { s } else { -s });
+        let score = score.unwrap_or(f32::NAN);
         let hce = cutoff_eval::evaluate(board) as f32;
         self.positions.push(Sample { start, len, result, score, hce });
         Ok(())
@@ -166,20 +156,43 @@ impl Dataset {
     }
 }
 
-/// Reads EPD files (see [`TrainArgs::data`]).
+/// Reads the data files (see [`TrainArgs::data`]): `cutoff datagen` game files, recognised by
+/// their magic bytes, or EPD.
 fn load(files: &[PathBuf], limit: Option<usize>) -> Result<Dataset> {
     let mut data = Dataset::default();
-    'files: for file in files {
-        let text = fs::read_to_string(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let full = |data: &Dataset| limit.is_some_and(|l| data.positions.len() >= l);
+    for file in files {
+        if full(&data) {
+            break;
+        }
+        let bytes = fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        if bytes.starts_with(&cutoff_datagen::format::MAGIC) {
+            let reader = GameReader::new(bytes.as_slice()).map_err(|e| format!("{}: {e}", file.display()))?;
+            'games: for game in reader {
+                let game = game.map_err(|e| format!("{}: {e}", file.display()))?;
+                for p in game.positions() {
+                    if full(&data) {
+                        break 'games;
+                    }
+                    data.push(&p.board, p.result, p.score.map(f32::from))?;
+                }
+            }
+            continue;
+        }
+        let text =
+            String::from_utf8(bytes).map_err(|_| format!("{}: neither a game file nor EPD text", file.display()))?;
         for (n, line) in text.lines().enumerate() {
             if line.trim().is_empty() || line.starts_with('#') {
                 continue;
             }
-            if limit.is_some_and(|l| data.positions.len() >= l) {
-                break 'files;
+            if full(&data) {
+                break;
             }
-            let (board, result, score) =
+            let (board, result_white, score_white) =
                 tune::parse_line(line).map_err(|e| format!("{}:{}: {e}", file.display(), n + 1))?;
+            let white = board.side_to_move() == Color::White;
+            let result = if white { result_white } else { 1.0 - result_white };
+            let score = score_white.map(|s| if white { s } else { -s });
             data.push(&board, result, score)?;
         }
     }
@@ -349,6 +362,18 @@ struct Quantised {
 }
 
 impl Quantised {
+    /// The engine's network, built through `cutoff-nnue`'s checks (overflow proofs included).
+    fn into_network(self) -> Result<cutoff_nnue::Network> {
+        cutoff_nnue::Network::from_parts(
+            self.hidden,
+            self.feature_weights,
+            self.feature_bias,
+            self.output_weights,
+            self.output_bias,
+        )
+        .map_err(|e| format!("the trained network is not valid: {e}").into())
+    }
+
     /// The integer evaluation of `cutoff-nnue` (see its docs), for checking the quantisation.
     fn eval_cp(&self, features: &[[u16; 2]]) -> i32 {
         let n = self.hidden;
@@ -598,13 +623,86 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         "train: quantisation changes the evaluation by {:.2} cp on average (at most {worst:.0}) on {checked} validation positions",
         diff / checked as f64
     );
-    write_network(&args.out, &quantised)?;
+    write_network(&args.out, quantised)?;
     eprintln!("train: wrote {} in {:.0} s", args.out.display(), started.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes the network file (format of `cutoff-nnue`).
-fn write_network(path: &Path, q: &Quantised) -> Result<()> {
-    let _ = (path, q);
-    Err("writing networks needs cutoff-nnue".into())
+/// Writes the network file (format of `cutoff-nnue`). Building the [`cutoff_nnue::Network`]
+/// runs the crate's overflow proofs, so a written file always loads.
+fn write_network(path: &Path, q: Quantised) -> Result<()> {
+    let network = q.into_network()?;
+    fs::write(path, network.to_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cutoff_board::CastlingMode;
+
+    /// A few positions of the kinds the trainer sees, labelled as EPD.
+    const EPD: &str = "\
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 \"1/2-1/2\"; ce 20;
+r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - c9 \"1-0\"; ce 35;
+8/8/4k3/8/2R5/8/4K3/8 w - - c9 \"1-0\"; ce 700;
+8/5k2/8/3q4/8/8/4K3/8 b - - c9 \"0-1\"; ce 900;
+r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
+4k3/8/8/8/8/8/4P3/4K3 w - - c9 \"1/2-1/2\";
+";
+
+    fn dataset() -> Dataset {
+        let mut data = Dataset::default();
+        for line in EPD.lines() {
+            let (board, result, score) = tune::parse_line(line).unwrap();
+            let white = board.side_to_move() == Color::White;
+            let result = if white { result } else { 1.0 - result };
+            data.push(&board, result, score.map(|s| if white { s } else { -s })).unwrap();
+        }
+        data
+    }
+
+    #[test]
+    fn training_lowers_the_loss_and_the_file_evaluates_as_the_float_model() {
+        let data = dataset();
+        let set: Vec<u32> = (0..data.positions.len() as u32).collect();
+        let mut rng = Rng(7);
+        let mut model = Model::new(16, &mut rng);
+        let mut adam = Adam::new(model.params.len());
+        let mut grads = vec![vec![0.0f32; model.params.len()]; CHUNKS];
+        let before = loss(&model, &data, &set, 0.5, 1);
+        for _ in 0..200 {
+            let (grad, _) = batch_gradient(&model, &data, &set, 0.5, 2, &mut grads);
+            adam.step(&mut model.params, &grad, 0.01);
+        }
+        let after = loss(&model, &data, &set, 0.5, 1);
+        assert!(after < before / 2.0, "loss {before} -> {after}");
+
+        // The engine's inference computes exactly the trainer's quantised evaluation, and the
+        // quantised evaluation stays within a few centipawns of the float one.
+        let network = model.quantise().into_network().unwrap();
+        let reread = cutoff_nnue::Network::from_bytes(&network.to_bytes()).unwrap();
+        let quantised = model.quantise();
+        let mut scratch = Scratch::new(16);
+        for (line, p) in EPD.lines().zip(&data.positions) {
+            let fen: Vec<&str> = line.split_whitespace().take(4).collect();
+            let board = Board::from_fen(&format!("{} 0 1", fen.join(" ")), CastlingMode::Standard).unwrap();
+            let features = data.features(p);
+            assert_eq!(reread.evaluate(&board), quantised.eval_cp(features), "{line}");
+            let float = model.eval_cp(features, &mut scratch);
+            assert!((float - quantised.eval_cp(features) as f32).abs() <= 5.0, "{line}: {float}");
+        }
+    }
+
+    #[test]
+    fn gradients_do_not_depend_on_the_thread_count() {
+        let data = dataset();
+        let set: Vec<u32> = (0..data.positions.len() as u32).collect();
+        let model = Model::new(32, &mut Rng(3));
+        let mut grads = vec![vec![0.0f32; model.params.len()]; CHUNKS];
+        let (one, e1) = batch_gradient(&model, &data, &set, 0.5, 1, &mut grads);
+        let (three, e3) = batch_gradient(&model, &data, &set, 0.5, 3, &mut grads);
+        assert_eq!(one, three);
+        assert_eq!(e1, e3);
+    }
 }

@@ -45,10 +45,14 @@ pub const QB: i32 = 64;
 /// The factor from the network's output (a win-probability logit) to centipawns: the
 /// network computes `output * SCALE` where the trainer's target is `sigmoid(cp / SCALE)`.
 ///
+/// 200 is about `1 / K` of the hand-crafted evaluation's tuner (`docs/tuning.md`), the scale on
+/// which Cutoff's search scores map to win probability, so the network's centipawns are the
+/// search's centipawns and the search's margins need no rescaling.
+///
 /// ```
-/// assert_eq!(cutoff_nnue::SCALE, 400);
+/// assert_eq!(cutoff_nnue::SCALE, 200);
 /// ```
-pub const SCALE: i32 = 400;
+pub const SCALE: i32 = 200;
 
 /// The smallest hidden-layer size `N` a network may have.
 pub const MIN_HIDDEN: usize = 16;

@@ -35,7 +35,7 @@ const _: () = assert!((2 * MAX_HIDDEN / BLOCK) as u64 * 258 <= MAX_LANE_SUM);
 /// use cutoff_nnue::{INPUTS, Network};
 /// // Every weight zero except the output bias: a constant evaluation.
 /// let n = 32;
-/// let net = Network::from_parts(n, vec![0; INPUTS * n], vec![0; n], vec![0; 2 * n], 50 * 255 * 64 / 400).unwrap();
+/// let net = Network::from_parts(n, vec![0; INPUTS * n], vec![0; n], vec![0; 2 * n], 50 * 255 * 64 / 200).unwrap();
 /// assert_eq!(net.evaluate(&Board::default()), 50);
 /// assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
 /// ```
@@ -227,8 +227,8 @@ impl Network {
     /// let mut out = vec![0; 2 * n];
     /// out[0] = 100;
     /// let net = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], out, 0).unwrap();
-    /// // 32 pieces: sum = screlu(32) * 100 = 102400, and 102400 / 255 * 400 / (255 * 64) = 9.
-    /// assert_eq!(net.evaluate(&Board::default()), 9);
+    /// // 32 pieces: sum = screlu(32) * 100 = 102400, and 102400 / 255 * 200 / (255 * 64) = 4.
+    /// assert_eq!(net.evaluate(&Board::default()), 4);
     /// ```
     pub fn evaluate(&self, board: &Board) -> i32 {
         let n = self.hidden;
@@ -295,7 +295,7 @@ mod tests {
         w[16] -= 1;
         let net = Network::from_parts(16, vec![0; INPUTS * 16], vec![255; 16], w, 0).unwrap();
         let acc = [255i16; 16];
-        let expected = (MAX_LANE_SUM as i64 * 65_025) / 255 * 400 / (255 * 64);
+        let expected = (MAX_LANE_SUM as i64 * 65_025) / 255 * 200 / (255 * 64);
         assert_eq!(i64::from(net.output(&acc, &acc)), expected);
     }
 
@@ -326,9 +326,9 @@ mod tests {
         assert_eq!(centipawns(i64::from(one) * i64::from(QA), 0), SCALE);
         assert_eq!(centipawns(1, 1), 0);
         assert_eq!(centipawns(-1, -1), 0);
-        assert_eq!(centipawns(-300 * i64::from(QA), 0), -7); // -7.35 truncates to -7
+        assert_eq!(centipawns(-300 * i64::from(QA), 0), -3); // -3.68 truncates to -3
         // The largest possible magnitude fits an i32 comfortably.
-        assert_eq!(centipawns(16 * i64::from(i32::MAX), i32::MAX), 55_936_953);
-        assert_eq!(centipawns(-16 * i64::from(i32::MAX), i32::MIN), -55_936_953);
+        assert_eq!(centipawns(16 * i64::from(i32::MAX), i32::MAX), 27_968_476);
+        assert_eq!(centipawns(-16 * i64::from(i32::MAX), i32::MIN), -27_968_476);
     }
 }
