@@ -4,7 +4,8 @@
 #   make EXE=/tmp/cutoff-ob  the same, written to /tmp/cutoff-ob
 #   make portable            a build that runs on any CPU of the target architecture
 #
-# EVALFILE=<path> is accepted for OpenBench and ignored until Cutoff has a network.
+# EVALFILE=<path> embeds that network file instead of crates/uci/networks/default.nnue (OpenBench);
+# the build fails if the file cannot be read. (Whether the engine uses it by default is UseNNUE's default.)
 # The flags of the native build come from .cargo/config.toml; RUSTFLAGS replaces them.
 
 EXE ?= cutoff
@@ -22,6 +23,9 @@ endif
 .PHONY: all native portable clean
 
 all: native
+
+# The network to embed, handed to crates/uci/build.rs.
+export CUTOFF_EVALFILE := $(if $(EVALFILE),$(abspath $(EVALFILE)),)
 
 native:
 	$(CARGO) rustc --release --package cutoff --bin cutoff $(if $(FEATURES),--features $(FEATURES)) -- --emit link=$(abspath $(EXE))

@@ -40,10 +40,26 @@ enum Command {
         /// Probe the Syzygy tables in these directories (separated as for `SyzygyPath`).
         #[arg(long)]
         syzygy: Option<String>,
+        /// The evaluation: `hce` (hand-crafted) or `nnue` (the embedded network).
+        /// [default: the engine's default, `UseNNUE`]
+        #[arg(long, value_enum, conflicts_with = "evalfile")]
+        eval: Option<EvalKind>,
+        /// Evaluate with the network in this file.
+        #[arg(long, value_name = "FILE")]
+        evalfile: Option<PathBuf>,
     },
     /// Generate training data by self-play (games in Cutoff's binary game format), or convert
     /// or inspect such data. Progress goes to stderr.
     Datagen(DatagenArgs),
+}
+
+/// The evaluation of `cutoff bench --eval`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum EvalKind {
+    /// The hand-crafted evaluation.
+    Hce,
+    /// The network embedded in the binary.
+    Nnue,
 }
 
 /// `cutoff datagen`: self-play into a directory, resumable (rerun the same command to continue).
@@ -131,7 +147,25 @@ fn main() -> ExitCode {
             uci.run(std::io::stdin().lock());
             ExitCode::SUCCESS
         }
-        Some(Command::Bench { depth, endgames, syzygy }) => {
+        Some(Command::Bench { depth, endgames, syzygy, eval, evalfile }) => {
+            let network = match (eval, evalfile) {
+                (_, Some(path)) => match cutoff_uci::load_network(&path) {
+                    Ok(net) => Some(std::sync::Arc::new(net)),
+                    Err(e) => {
+                        eprintln!("error: {}: {e}", path.display());
+                        return ExitCode::FAILURE;
+                    }
+                },
+                (Some(EvalKind::Hce), None) => None,
+                (Some(EvalKind::Nnue), None) => match cutoff_uci::embedded_network() {
+                    Some(net) => Some(net),
+                    None => {
+                        eprintln!("error: this build embeds no network");
+                        return ExitCode::FAILURE;
+                    }
+                },
+                (None, None) => cutoff_uci::default_network(),
+            };
             let tablebases = syzygy.map(|path| {
                 let tb = cutoff_syzygy::Tablebases::open_path(&path);
                 for problem in tb.problems() {
@@ -148,10 +182,15 @@ fn main() -> ExitCode {
             let fens = if endgames { cutoff_uci::ENDGAME_BENCH_FENS } else { cutoff_uci::BENCH_FENS };
             let control = cutoff_search::SearchControl::default();
             control.reset(false);
-            let result =
-                cutoff_uci::run_bench_on(fens, depth.clamp(1, 64), Default::default(), tablebases, &control, |line| {
-                    eprintln!("{line}")
-                });
+            let result = cutoff_uci::run_bench_on(
+                fens,
+                depth.clamp(1, 64),
+                Default::default(),
+                tablebases,
+                network,
+                &control,
+                |line| eprintln!("{line}"),
+            );
             let s = result.stats;
             eprintln!(
                 "{} positions, depth {depth}: first-move cutoff rate {:.3}, average cutoff index {:.2}",

@@ -170,6 +170,8 @@ fn handshake_reports_id_options_and_uciok() {
         ("SyzygyProbeDepth", "spin"),
         ("SyzygyProbeLimit", "spin"),
         ("Syzygy50MoveRule", "check"),
+        ("UseNNUE", "check"),
+        ("EvalFile", "string"),
     ] {
         let Some(o) = find(name) else { e.fail(&format!("option '{name}' missing")) };
         let ok = o.kind == kind
@@ -185,7 +187,7 @@ fn handshake_reports_id_options_and_uciok() {
             };
         e.ensure(ok, format!("option '{name}' should be a well-formed {kind}: {o:?}"));
     }
-    e.ensure(options.len() == 16, format!("expected exactly the 16 documented options, got {options:?}"));
+    e.ensure(options.len() == 18, format!("expected exactly the 18 documented options, got {options:?}"));
     // Defaults that GUIs rely on.
     let default = |name: &str| find(name).and_then(|o| o.default.clone()).unwrap_or_default();
     e.ensure(default("UCI_Chess960") == "false", "UCI_Chess960 must default to false");

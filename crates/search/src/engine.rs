@@ -312,6 +312,7 @@ pub struct Engine {
     workers: Vec<Worker>,
     options: SearchOptions,
     tablebases: Option<Arc<Tablebases>>,
+    network: Option<Arc<cutoff_nnue::Network>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -326,8 +327,13 @@ const STACK_SIZE: usize = 64 << 20;
 impl Engine {
     /// An engine with a `hash_mib` MiB transposition table.
     pub fn new(hash_mib: usize, options: SearchOptions) -> Result<Engine, ResizeError> {
-        let mut engine =
-            Engine { tt: TranspositionTable::new(hash_mib)?, workers: Vec::new(), options, tablebases: None };
+        let mut engine = Engine {
+            tt: TranspositionTable::new(hash_mib)?,
+            workers: Vec::new(),
+            options,
+            tablebases: None,
+            network: None,
+        };
         engine.set_threads(options.threads);
         Ok(engine)
     }
@@ -360,6 +366,29 @@ impl Engine {
     /// The Syzygy tablebases in use, if any.
     pub fn tablebases(&self) -> Option<&Arc<Tablebases>> {
         self.tablebases.as_ref()
+    }
+
+    /// Evaluates with `network` from the next search on; `None` selects the hand-crafted
+    /// evaluation (the default).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use cutoff_nnue::{INPUTS, Network};
+    /// use cutoff_search::{Engine, SearchOptions};
+    /// let mut engine = Engine::new(1, SearchOptions::default()).unwrap();
+    /// assert!(engine.network().is_none());
+    /// let n = 16;
+    /// let net = Network::from_parts(n, vec![0; INPUTS * n], vec![0; n], vec![0; 2 * n], 0).unwrap();
+    /// engine.set_network(Some(Arc::new(net)));
+    /// assert_eq!(engine.network().map(|n| n.hidden()), Some(16));
+    /// ```
+    pub fn set_network(&mut self, network: Option<Arc<cutoff_nnue::Network>>) {
+        self.network = network;
+    }
+
+    /// The network the search evaluates with, if any (`None`: the hand-crafted evaluation).
+    pub fn network(&self) -> Option<&Arc<cutoff_nnue::Network>> {
+        self.network.as_ref()
     }
 
     /// Resizes (and clears) the transposition table.
@@ -462,6 +491,9 @@ impl Engine {
             root_moves = ordered;
         }
 
+        for worker in &mut self.workers {
+            worker.set_network(self.network.as_ref());
+        }
         self.tt.new_search();
         let shared = Shared {
             tt: &self.tt,

@@ -21,12 +21,14 @@
 
 mod correction;
 mod engine;
+mod evaluator;
 mod limits;
 mod params;
 pub mod wdl;
 mod worker;
 
 pub use engine::{Engine, Features, Report, SearchControl, SearchOptions, SearchResult, SyzygyOptions};
+pub use evaluator::{Evaluator, HandCrafted, Network};
 pub use limits::{Limits, TimeBudget};
 pub use params::{Param, ParamError, params, set_param, spsa_config};
 

@@ -4,13 +4,13 @@ use std::sync::atomic::Ordering;
 
 use arrayvec::ArrayVec;
 use cutoff_board::{Board, Move, PieceType, SEE_VALUES};
-use cutoff_eval::PawnCache;
 use cutoff_ordering::{Histories, Killers, MovePicker, PieceTo};
 use cutoff_syzygy::Wdl;
 use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY, TtEntry};
 
 use crate::correction::CorrectionHistory;
 use crate::engine::{Report, Shared};
+use crate::evaluator::{Evaluator, ThreadEvaluator};
 use crate::params::*;
 use crate::{IterationInfo, MAX_PLY, Stats};
 
@@ -151,7 +151,8 @@ pub(crate) struct Worker {
     pub id: usize,
     pub histories: Box<Histories>,
     pub killers: Box<Killers>,
-    pawns: PawnCache,
+    /// The static evaluation, following the search path.
+    eval: ThreadEvaluator,
     correction: CorrectionHistory,
     /// Keys of the game before the root, then of the current search path.
     keys: Vec<u64>,
@@ -176,7 +177,7 @@ impl Worker {
             id,
             histories: Histories::boxed(),
             killers: Box::new(Killers::new()),
-            pawns: PawnCache::new(1 << 14),
+            eval: ThreadEvaluator::for_network(None),
             correction: CorrectionHistory::new(),
             keys: Vec::with_capacity(1024),
             root_index: 0,
@@ -196,8 +197,15 @@ impl Worker {
     pub fn clear(&mut self) {
         self.histories.clear();
         self.killers.clear();
-        self.pawns.clear();
+        self.eval.clear();
         self.correction.clear();
+    }
+
+    /// Evaluates with `network` from the next search on (`None`: the hand-crafted evaluation).
+    pub fn set_network(&mut self, network: Option<&std::sync::Arc<cutoff_nnue::Network>>) {
+        if !self.eval.uses(network) {
+            self.eval = ThreadEvaluator::for_network(network);
+        }
     }
 
     fn is_main(&self) -> bool {
@@ -210,6 +218,7 @@ impl Worker {
         self.keys.clear();
         self.keys.extend_from_slice(history);
         self.root_index = self.keys.len();
+        self.eval.reset(board);
         self.nodes = 0;
         self.stats = Stats::default();
         self.stopped = false;
@@ -349,6 +358,7 @@ impl Worker {
         entry.moved = PieceTo::of(board, mv);
         entry.null = false;
         self.keys.push(board.key());
+        self.eval.push(board, mv);
         let mut child = *board;
         child.play_unchecked(mv);
         child
@@ -362,12 +372,14 @@ impl Worker {
         entry.moved = None;
         entry.null = true;
         self.keys.push(board.key());
+        self.eval.push_null();
     }
 
     /// Takes back the last [`Worker::play`] or [`Worker::play_null`].
     #[inline(always)]
     fn unplay(&mut self) {
         self.keys.pop();
+        self.eval.pop();
     }
 
     /// Checks the stop flag (every node) and the limits (every 1024 nodes, main thread).
@@ -436,8 +448,9 @@ impl Worker {
         picker.next(&self.histories)
     }
 
+    #[inline(always)]
     fn evaluate(&mut self, board: &Board) -> i32 {
-        cutoff_eval::evaluate_cached(board, &mut self.pawns)
+        self.eval.evaluate(board)
     }
 
     /// A raw static evaluation corrected by the correction history (with the selective search

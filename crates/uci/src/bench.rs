@@ -60,37 +60,41 @@ fn fen_lines(fens: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Searches every bench position to `depth` with a fresh single-threaded engine and a
-/// 16 MiB table: the node count depends only on the build. `options` may switch ordering
-/// or search features (threads are forced to 1). `progress` gets each position's line.
+/// 16 MiB table, evaluating as a new engine does ([`default_network`](crate::default_network)):
+/// the node count depends only on the build. `options` may switch ordering or search
+/// features (threads are forced to 1). `progress` gets each position's line.
 pub fn run_bench(depth: u32, options: SearchOptions, progress: impl FnMut(&str)) -> BenchResult {
     let control = SearchControl::default();
     control.reset(false);
-    run_bench_until(depth, options, &control, progress)
+    run_bench_until(depth, options, crate::default_network(), &control, progress)
 }
 
 /// [`run_bench`] that [`SearchControl::stop`] on `control` ends within milliseconds (the
 /// search in progress stops, and no further position is searched; the result then says
 /// `stopped`). `control` must have been [`reset`](SearchControl::reset) by the caller; it
 /// is not reset between positions, so a stop is never lost.
+/// The search evaluates with `network` (`None`: the hand-crafted evaluation).
 pub fn run_bench_until(
     depth: u32,
     options: SearchOptions,
+    network: Option<Arc<cutoff_nnue::Network>>,
     control: &SearchControl,
     progress: impl FnMut(&str),
 ) -> BenchResult {
-    run_bench_on(BENCH_FENS, depth, options, None, control, progress)
+    run_bench_on(BENCH_FENS, depth, options, None, network, control, progress)
 }
 
 /// [`run_bench`] on other positions (one FEN a line, such as [`ENDGAME_BENCH_FENS`]), with
-/// Syzygy tablebases if given: `cutoff bench --endgames [--syzygy DIR]` compares the speed of
-/// the search with and without probes.
+/// Syzygy tablebases if given (`cutoff bench --endgames [--syzygy DIR]` compares the speed of
+/// the search with and without probes) and the evaluation network if given (`None`: the
+/// hand-crafted evaluation).
 ///
 /// ```
 /// use cutoff_search::SearchOptions;
 /// use cutoff_uci::{ENDGAME_BENCH_FENS, run_bench_on};
 /// let control = cutoff_search::SearchControl::default();
 /// control.reset(false);
-/// let r = run_bench_on(ENDGAME_BENCH_FENS, 2, SearchOptions::default(), None, &control, |_| {});
+/// let r = run_bench_on(ENDGAME_BENCH_FENS, 2, SearchOptions::default(), None, None, &control, |_| {});
 /// assert_eq!((r.positions, r.tbhits), (28, 0));
 /// ```
 pub fn run_bench_on(
@@ -98,6 +102,7 @@ pub fn run_bench_on(
     depth: u32,
     options: SearchOptions,
     tablebases: Option<Arc<cutoff_syzygy::Tablebases>>,
+    network: Option<Arc<cutoff_nnue::Network>>,
     control: &SearchControl,
     mut progress: impl FnMut(&str),
 ) -> BenchResult {
@@ -107,6 +112,7 @@ pub fn run_bench_on(
         Err(e) => unreachable!("16 MiB is a valid hash size: {e}"),
     };
     engine.set_tablebases(tablebases);
+    engine.set_network(network);
     let mut result = BenchResult {
         nodes: 0,
         time: Duration::ZERO,

@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 mod bench;
+mod network;
 mod options;
 mod strength;
 
@@ -17,6 +18,7 @@ pub use bench::{
     BENCH_FENS, BENCH_HASH_MIB, BenchResult, DEFAULT_BENCH_DEPTH, ENDGAME_BENCH_FENS, run_bench, run_bench_on,
     run_bench_until,
 };
+pub use network::{LoadError, USE_NNUE_DEFAULT, default_network, embedded_network, load_network};
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -119,6 +121,10 @@ pub struct Uci {
     /// The book's move choice, seeded once per process (so a run is reproducible, and
     /// successive games of one process still vary).
     book_rng: cutoff_book::BookRng,
+    /// `UseNNUE`: evaluate with `network` (when there is one).
+    use_nnue: bool,
+    /// The network `EvalFile` selected: the embedded one by default, if the build has one.
+    network: Option<Arc<cutoff_nnue::Network>>,
 }
 
 impl std::fmt::Debug for Uci {
@@ -139,10 +145,11 @@ const SEARCH_STACK: usize = 64 << 20;
 impl Uci {
     /// A new front-end writing to `out`, with default options (16 MiB hash, 1 thread).
     pub fn new(out: Output) -> Uci {
-        let engine = match Engine::new(options::DEFAULT_HASH, Default::default()) {
+        let mut engine = match Engine::new(options::DEFAULT_HASH, Default::default()) {
             Ok(e) => e,
             Err(e) => unreachable!("the default hash size is valid: {e}"),
         };
+        engine.set_network(default_network());
         Uci {
             out,
             engine: Arc::new(Mutex::new(engine)),
@@ -163,6 +170,8 @@ impl Uci {
             own_book: false,
             book: None,
             book_rng: cutoff_book::BookRng::new(BOOK_SEED),
+            use_nnue: USE_NNUE_DEFAULT,
+            network: embedded_network(),
         }
     }
 
@@ -299,6 +308,11 @@ impl Uci {
             "eval" => {
                 for l in cutoff_eval::trace(&self.board).to_string().lines() {
                     self.out.line(l);
+                }
+                if let Some(net) = self.with_engine(|e| e.network().cloned()) {
+                    let cp = net.evaluate(&self.board);
+                    let white = if self.board.side_to_move() == cutoff_board::Color::White { cp } else { -cp };
+                    self.out.line(&format!("NNUE evaluation: {white} cp (White's view), in use"));
                 }
             }
             "bench" => self.bench(&rest),
@@ -489,6 +503,47 @@ impl Uci {
         }
     }
 
+    /// Gives the engine the network in use: `network` with `UseNNUE` on, else none.
+    fn apply_network(&mut self) {
+        let network = if self.use_nnue { self.network.clone() } else { None };
+        self.with_engine(|e| e.set_network(network));
+    }
+
+    /// `setoption name UseNNUE`.
+    fn set_use_nnue(&mut self, on: bool) {
+        self.use_nnue = on;
+        if on && self.network.is_none() {
+            self.info("UseNNUE: no network is loaded (this build embeds none; set EvalFile); using the hand-crafted evaluation");
+        }
+        self.apply_network();
+    }
+
+    /// `setoption name EvalFile`: loads the network at once, so a bad file is reported when it
+    /// is named; on failure the current network stays in use. `<empty>` selects the embedded
+    /// network.
+    fn load_eval_file(&mut self, path: Option<String>) {
+        match path {
+            None => {
+                self.network = embedded_network();
+                match &self.network {
+                    Some(net) => self.info(&format!("network: the embedded one, {}", network::describe(net))),
+                    None => self.info("network: this build embeds none"),
+                }
+            }
+            Some(path) => match load_network(&path) {
+                Ok(net) => {
+                    self.info(&format!("network {}: {}", truncate(&path), network::describe(&net)));
+                    self.network = Some(Arc::new(net));
+                }
+                Err(e) => {
+                    self.info(&format!("EvalFile {}: {e}; the current network stays in use", truncate(&path)));
+                    return;
+                }
+            },
+        }
+        self.apply_network();
+    }
+
     /// `setoption name SyzygyPath`: opens the tables at once and says with `info string` how
     /// many were found, and what was wrong (a missing directory, a truncated or corrupt file:
     /// left out). `<empty>` unloads them.
@@ -539,8 +594,10 @@ impl Uci {
         };
         let out = self.out.clone();
         let busy = Arc::clone(&self.busy);
+        let network = self.with_engine(|e| e.network().cloned());
         let work = move |control: &SearchControl| {
-            let r = run_bench_until(depth, Default::default(), control, |l| out.line(&format!("info string {l}")));
+            let r =
+                run_bench_until(depth, Default::default(), network, control, |l| out.line(&format!("info string {l}")));
             busy.store(false, Ordering::SeqCst);
             if r.stopped {
                 out.line(&format!(
@@ -660,6 +717,8 @@ impl Uci {
             }
             (EngineOption::BookFile, OptionValue::String(path)) => self.load_book(path),
             (EngineOption::SyzygyPath, OptionValue::String(path)) => self.load_tablebases(path),
+            (EngineOption::UseNnue, OptionValue::Check(b)) => self.set_use_nnue(b),
+            (EngineOption::EvalFile, OptionValue::String(path)) => self.load_eval_file(path),
             (EngineOption::SyzygyProbeDepth, OptionValue::Spin(d)) => self.with_engine(|e| {
                 let syzygy = cutoff_search::SyzygyOptions { probe_depth: d as i32, ..e.options().syzygy };
                 e.set_options(cutoff_search::SearchOptions { syzygy, ..e.options() })
@@ -1101,7 +1160,7 @@ mod tests {
         let control = SearchControl::default();
         control.reset(false);
         control.stop();
-        let r = run_bench_until(20, Default::default(), &control, |_| {});
+        let r = run_bench_until(20, Default::default(), None, &control, |_| {});
         assert!(r.stopped);
         assert_eq!((r.positions, r.nodes), (0, 0));
     }

@@ -23,9 +23,11 @@ pub(crate) enum EngineOption {
     SyzygyProbeDepth,
     SyzygyProbeLimit,
     Syzygy50MoveRule,
+    UseNnue,
+    EvalFile,
 }
 
-pub(crate) const OPTIONS: [EngineOption; 16] = [
+pub(crate) const OPTIONS: [EngineOption; 18] = [
     EngineOption::Hash,
     EngineOption::Threads,
     EngineOption::MultiPv,
@@ -42,6 +44,8 @@ pub(crate) const OPTIONS: [EngineOption; 16] = [
     EngineOption::SyzygyProbeDepth,
     EngineOption::SyzygyProbeLimit,
     EngineOption::Syzygy50MoveRule,
+    EngineOption::UseNnue,
+    EngineOption::EvalFile,
 ];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,6 +111,8 @@ impl EngineOption {
             EngineOption::SyzygyProbeDepth => "SyzygyProbeDepth",
             EngineOption::SyzygyProbeLimit => "SyzygyProbeLimit",
             EngineOption::Syzygy50MoveRule => "Syzygy50MoveRule",
+            EngineOption::UseNnue => "UseNNUE",
+            EngineOption::EvalFile => "EvalFile",
         }
     }
 
@@ -133,6 +139,9 @@ impl EngineOption {
             EngineOption::SyzygyProbeDepth => Kind::Spin { default: 1, min: 1, max: 100 },
             EngineOption::SyzygyProbeLimit => Kind::Spin { default: 7, min: 0, max: 7 },
             EngineOption::Syzygy50MoveRule => Kind::Check { default: true },
+            EngineOption::UseNnue => Kind::Check { default: crate::network::USE_NNUE_DEFAULT },
+            // `<empty>`: the network embedded in the binary.
+            EngineOption::EvalFile => Kind::String,
         }
     }
 
