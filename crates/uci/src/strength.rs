@@ -6,36 +6,41 @@
 //!   [`MIN_ELO`]: fewer nodes, shallower tactics.
 //! * **Four lines** (MultiPV 4) are searched, and the move is drawn among them with weights
 //!   `exp(-(best - score) / T)`: the temperature `T` falls from [`MAX_TEMPERATURE`] at the
-//!   lowest level to [`MIN_TEMPERATURE`] at the highest, so weak levels often pick a
-//!   second-best move and strong ones almost never do.
+//!   lowest level towards [`MIN_TEMPERATURE`], halving its distance to it every
+//!   [`TEMPERATURE_HALF_LIFE`] Elo, so weak levels often pick a second-best move and strong
+//!   ones almost never do.
 //! * **Never a blunder beyond the level's margin**: a line scoring more than
-//!   `MARGIN_PER_TEMPERATURE * T + MARGIN_BASE` below the best is never chosen (about 340 cp
-//!   at the lowest level, 130 cp at 2400: a hung queen is out of reach above the lowest
-//!   levels), and a mate found for the side to move is always played.
+//!   `MARGIN_PER_TEMPERATURE * T + MARGIN_BASE` below the best is never chosen (about 250 cp
+//!   at the lowest level, 100 cp at 1600, 55 cp at 2000: a hung queen is never played), and a
+//!   mate found for the side to move is always played.
 //! * **Seeded**: the draws come from a generator seeded once per process, so a run is
 //!   reproducible and successive games still differ.
 //!
-//! The Elo scale is meant to match Stockfish's `UCI_Elo` (CCRL 40/4-like); `docs/strength.md`
-//! records the calibration matches and how far the levels are from it.
+//! The Elo scale is Stockfish 15.1's `UCI_Elo`, measured in games against it at 5+0.05 on one
+//! core; `docs/strength.md` records the calibration matches and how far the levels are from
+//! it. The range ends at 2200 because that is where Cutoff's full strength lies on this scale
+//! at that time control (a level above would promise strength the engine does not have).
 
 use cutoff_board::Move;
 use cutoff_tt::MATE_IN_MAX_PLY;
 
 /// The lowest `UCI_Elo`.
 pub(crate) const MIN_ELO: i64 = 1320;
-/// The highest `UCI_Elo`.
-pub(crate) const MAX_ELO: i64 = 2800;
+/// The highest `UCI_Elo`: about Cutoff's full strength on the calibration scale.
+pub(crate) const MAX_ELO: i64 = 2200;
 /// The default `UCI_Elo`.
 pub(crate) const DEFAULT_ELO: i64 = 1500;
 
 /// The node budget at [`MIN_ELO`].
-const MIN_NODES: f64 = 800.0;
+const MIN_NODES: f64 = 1400.0;
 /// The budget doubles every this many Elo.
-const ELO_PER_DOUBLING: f64 = 165.0;
+const ELO_PER_DOUBLING: f64 = 137.0;
 /// The temperature (centipawns) at [`MIN_ELO`].
-const MAX_TEMPERATURE: f64 = 120.0;
-/// The temperature at [`MAX_ELO`].
-const MIN_TEMPERATURE: f64 = 4.0;
+const MAX_TEMPERATURE: f64 = 85.0;
+/// The temperature the levels approach at the top.
+const MIN_TEMPERATURE: f64 = 3.0;
+/// The temperature's distance to [`MIN_TEMPERATURE`] halves every this many Elo.
+const TEMPERATURE_HALF_LIFE: f64 = 140.0;
 /// The blunder margin is `MARGIN_PER_TEMPERATURE * T + MARGIN_BASE` centipawns.
 const MARGIN_PER_TEMPERATURE: f64 = 2.5;
 /// See [`MARGIN_PER_TEMPERATURE`].
@@ -55,11 +60,6 @@ impl Level {
         Level { elo: elo.clamp(MIN_ELO, MAX_ELO) }
     }
 
-    /// Where the level lies between the lowest (0) and the highest (1).
-    fn share(self) -> f64 {
-        (self.elo - MIN_ELO) as f64 / (MAX_ELO - MIN_ELO) as f64
-    }
-
     /// The node budget of one move.
     pub(crate) fn nodes(self) -> u64 {
         (MIN_NODES * 2f64.powf((self.elo - MIN_ELO) as f64 / ELO_PER_DOUBLING)).round() as u64
@@ -67,7 +67,8 @@ impl Level {
 
     /// The temperature of the move choice, in centipawns.
     fn temperature(self) -> f64 {
-        MAX_TEMPERATURE + (MIN_TEMPERATURE - MAX_TEMPERATURE) * self.share()
+        let above = (self.elo - MIN_ELO) as f64;
+        MIN_TEMPERATURE + (MAX_TEMPERATURE - MIN_TEMPERATURE) * 0.5f64.powf(above / TEMPERATURE_HALF_LIFE)
     }
 
     /// The largest score loss a chosen move may have against the best, in centipawns.
@@ -164,7 +165,7 @@ mod tests {
     #[test]
     fn budgets_and_margins_grow_and_shrink_with_the_level() {
         let (low, mid, high) = (Level::new(MIN_ELO), Level::new(2000), Level::new(MAX_ELO));
-        assert_eq!(low.nodes(), 800);
+        assert_eq!(low.nodes(), 1400);
         assert!(low.nodes() < mid.nodes() && mid.nodes() < high.nodes());
         assert!(low.margin() > mid.margin() && mid.margin() > high.margin());
         // No hung queen from 2400 up, hardly a hung rook at the lowest level.
