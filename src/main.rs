@@ -92,6 +92,9 @@ struct DatagenArgs {
     /// Adjudicate with the Syzygy tables in these directories (separated as for `SyzygyPath`).
     #[arg(long)]
     syzygy: Option<String>,
+    /// Evaluate with the network in this file (default: the hand-crafted evaluation).
+    #[arg(long, value_name = "FILE")]
+    evalfile: Option<PathBuf>,
     /// Resign when the last --resign-plies scores all give one side at least this many cp.
     #[arg(long, default_value_t = 1000)]
     resign_score: i32,
@@ -238,6 +241,10 @@ fn selfplay(args: DatagenArgs) -> Result<(), String> {
     }
     config.hash_mib = args.hash;
     config.syzygy = args.syzygy;
+    if let Some(path) = &args.evalfile {
+        let net = cutoff_uci::load_network(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        config.network = Some(std::sync::Arc::new(net));
+    }
     config.adjudication = Adjudication {
         resign_score: args.resign_score,
         resign_plies: args.resign_plies,
@@ -248,13 +255,14 @@ fn selfplay(args: DatagenArgs) -> Result<(), String> {
     config.progress_interval = Duration::from_secs_f64(args.report_every.min(1e6));
     config.validate().map_err(|e| e.to_string())?;
     eprintln!(
-        "datagen: {} games into {} on {} threads, {} nodes per move (hard {}), seed {}",
+        "datagen: {} games into {} on {} threads, {} nodes per move (hard {}), seed {}, {} evaluation",
         config.games,
         config.out_dir.display(),
         config.threads,
         config.soft_nodes,
         config.hard_nodes,
-        config.seed
+        config.seed,
+        if config.network.is_some() { "network" } else { "hand-crafted" }
     );
     let done = cutoff_datagen::selfplay::run(&config, &mut |p| eprintln!("datagen: {p}")).map_err(|e| e.to_string())?;
     eprintln!("datagen: done: {done}");

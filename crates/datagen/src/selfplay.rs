@@ -146,6 +146,9 @@ pub struct SelfPlayConfig {
     pub adjudication: Adjudication,
     /// Syzygy tablebase directories (separated as `PATH` is) to adjudicate with, if any.
     pub syzygy: Option<String>,
+    /// The network the games evaluate with (`None`: the hand-crafted evaluation), so that
+    /// each network's games can train the next.
+    pub network: Option<Arc<cutoff_nnue::Network>>,
     /// How often the progress callback of [`run`] is called.
     pub progress_interval: Duration,
 }
@@ -167,6 +170,7 @@ impl SelfPlayConfig {
             opening_max_plies: 9,
             adjudication: Adjudication::default(),
             syzygy: None,
+            network: None,
             progress_interval: Duration::from_secs(5),
         }
     }
@@ -221,7 +225,8 @@ impl SelfPlayConfig {
              opening_plies={}-{}\n\
              resign={} cp for {} plies\n\
              draw={} cp for {} plies from ply {}\n\
-             syzygy_pieces={tablebase_pieces}\n",
+             syzygy_pieces={tablebase_pieces}\n\
+             evaluation={}\n",
             self.seed,
             self.threads,
             self.soft_nodes,
@@ -234,7 +239,21 @@ impl SelfPlayConfig {
             a.draw_score,
             a.draw_plies,
             a.draw_after_ply,
+            evaluation_name(self.network.as_deref()),
         )
+    }
+}
+
+/// How the settings file names an evaluation: `hce`, or `nnue-<N>-<checksum>` for a network
+/// (its hidden size and the FNV-1a checksum that ends its file).
+fn evaluation_name(network: Option<&cutoff_nnue::Network>) -> String {
+    match network {
+        None => "hce".into(),
+        Some(net) => {
+            let bytes = net.to_bytes();
+            let tail: [u8; 8] = bytes[bytes.len() - 8..].try_into().unwrap_or_default();
+            format!("nnue-{}-{:016x}", net.hidden(), u64::from_le_bytes(tail))
+        }
     }
 }
 
@@ -369,7 +388,8 @@ impl GamePlayer {
     /// adjudicating with `tablebases` if given.
     pub fn new(config: &SelfPlayConfig, tablebases: Option<Arc<Tablebases>>) -> Result<GamePlayer, DatagenError> {
         let options = SearchOptions { threads: 1, ..SearchOptions::default() };
-        let engine = Engine::new(config.hash_mib, options).map_err(|e| DatagenError::Hash(e.to_string()))?;
+        let mut engine = Engine::new(config.hash_mib, options).map_err(|e| DatagenError::Hash(e.to_string()))?;
+        engine.set_network(config.network.clone());
         Ok(GamePlayer {
             engine,
             control: SearchControl::default(),

@@ -178,3 +178,36 @@ fn about_four_bytes_per_position() {
     assert!(per_position < 4.0 + 50.0 / plies as f64 && per_position > 4.0, "{per_position:.2} bytes per position");
     let _ = fs::remove_dir_all(dir);
 }
+
+/// A network plays the games when one is given; the settings name it, so a run cannot be
+/// continued with another evaluation.
+#[test]
+fn games_with_a_network_are_legal_and_the_settings_name_it() {
+    use std::sync::Arc;
+    let n = 16;
+    let mut weights = vec![0i16; cutoff_nnue::INPUTS * n];
+    for (feature, row) in weights.chunks_mut(n).enumerate() {
+        row[feature % n] = (feature % 7) as i16 - 3;
+    }
+    let out: Vec<i16> = (0..2 * n as i16).map(|i| i % 5 - 2).collect();
+    let net = cutoff_nnue::Network::from_parts(n, weights, vec![10; n], out, 0).unwrap();
+
+    let dir = temp_dir("network");
+    let mut with_net = config(&dir, 2, 5, 1);
+    with_net.network = Some(Arc::new(net));
+    let done = generate(&with_net).unwrap();
+    assert_eq!(done.games, 2);
+    let settings = fs::read_to_string(dir.join("settings.txt")).unwrap();
+    assert!(settings.contains("evaluation=nnue-16-"), "{settings}");
+    for game in games_in_order(&dir, 1) {
+        let mut board = *game.start();
+        for ply in game.plies() {
+            assert!(board.legal_moves().contains(&ply.mv), "illegal {:?} in {}", ply.mv, board.fen());
+            board.play_unchecked(ply.mv);
+        }
+    }
+    // The hand-crafted evaluation cannot continue the network's run.
+    let e = generate(&config(&dir, 4, 5, 1)).unwrap_err();
+    assert!(matches!(&e, DatagenError::SettingsMismatch { key, .. } if key == "evaluation"), "{e}");
+    let _ = fs::remove_dir_all(dir);
+}
