@@ -370,6 +370,10 @@ pub struct PlayedGame {
     pub record: GameRecord,
     /// How it ended.
     pub end: GameEnd,
+    /// Nodes searched for its moves.
+    pub nodes: u64,
+    /// Time spent searching its moves.
+    pub search_time: Duration,
 }
 
 /// Plays self-play games: one engine (single-threaded search) and the settings of a run.
@@ -408,6 +412,7 @@ impl GamePlayer {
         let opening_plies = game.history().len();
         let mut record = GameRecord::new(*game.board(), GameResult::Draw);
         let mut white_scores = Vec::new();
+        let (mut nodes, mut search_time) = (0, Duration::ZERO);
         let (result, end) = loop {
             if let Some(outcome) = game.outcome() {
                 break match outcome {
@@ -432,6 +437,8 @@ impl GamePlayer {
             }
             self.control.reset(false);
             let searched = self.engine.search(&board, game.history(), &self.limits, &self.control, &|_| {});
+            nodes += searched.nodes;
+            search_time += searched.time;
             let Some(mv) = searched.best_move else {
                 return Err(DatagenError::Engine(format!("no move in {}, which has legal moves", board.fen())));
             };
@@ -446,7 +453,7 @@ impl GamePlayer {
             }
         };
         record.set_result(result);
-        Ok(PlayedGame { record, end })
+        Ok(PlayedGame { record, end, nodes, search_time })
     }
 }
 
@@ -495,6 +502,10 @@ pub struct Progress {
     pub black_wins: u64,
     /// Games of this run ended by adjudication (resignation, draw or tablebase).
     pub adjudicated: u64,
+    /// Nodes searched by this run.
+    pub nodes: u64,
+    /// Time the searches of this run took, all threads together.
+    pub search_time: Duration,
 }
 
 impl Progress {
@@ -513,6 +524,23 @@ impl Progress {
         self.positions as f64 / self.games.max(1) as f64
     }
 
+    /// Nodes searched per recorded move.
+    pub fn nodes_per_move(&self) -> f64 {
+        self.nodes as f64 / self.positions.max(1) as f64
+    }
+
+    /// The search's speed: nodes per second of search time.
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.search_time.as_secs_f64().max(1e-9)
+    }
+
+    /// The share of the threads' time spent searching: positions per second and thread over
+    /// what the search's own speed allows (nodes per second ÷ nodes per move). The rest goes
+    /// to openings, move bookkeeping and writing.
+    pub fn search_share(&self) -> f64 {
+        self.search_time.as_secs_f64() / (self.elapsed.as_secs_f64() * self.threads.max(1) as f64).max(1e-9)
+    }
+
     /// All complete games in the files.
     pub fn games_done(&self) -> u64 {
         self.games_before + self.games
@@ -525,7 +553,7 @@ impl fmt::Display for Progress {
         write!(
             f,
             "{}/{} games ({} this run), {} positions, {:.0} pos/s ({:.0}/thread), W/D/L {}/{}/{}, {:.1} plies/game, \
-             {} adjudicated, {}:{:02}:{:02}",
+             {} adjudicated, {:.0} nodes/move at {:.0} knps, {:.0}% of the time searching, {}:{:02}:{:02}",
             self.games_done(),
             self.target_games,
             self.games,
@@ -537,6 +565,9 @@ impl fmt::Display for Progress {
             self.black_wins,
             self.average_plies(),
             self.adjudicated,
+            self.nodes_per_move(),
+            self.nodes_per_second() / 1000.0,
+            100.0 * self.search_share(),
             secs / 3600,
             secs / 60 % 60,
             secs % 60
@@ -553,11 +584,15 @@ struct Counters {
     draws: AtomicU64,
     black_wins: AtomicU64,
     adjudicated: AtomicU64,
+    nodes: AtomicU64,
+    search_nanos: AtomicU64,
 }
 
 impl Counters {
     fn add(&self, game: &PlayedGame) {
         self.positions.fetch_add(game.record.len() as u64, Ordering::Relaxed);
+        self.nodes.fetch_add(game.nodes, Ordering::Relaxed);
+        self.search_nanos.fetch_add(u64::try_from(game.search_time.as_nanos()).unwrap_or(u64::MAX), Ordering::Relaxed);
         let result = match game.record.result() {
             GameResult::WhiteWin => &self.white_wins,
             GameResult::Draw => &self.draws,
@@ -583,6 +618,8 @@ impl Counters {
             draws: self.draws.load(Ordering::Relaxed),
             black_wins: self.black_wins.load(Ordering::Relaxed),
             adjudicated: self.adjudicated.load(Ordering::Relaxed),
+            nodes: self.nodes.load(Ordering::Relaxed),
+            search_time: Duration::from_nanos(self.search_nanos.load(Ordering::Relaxed)),
         }
     }
 }
