@@ -203,15 +203,15 @@ fn load(files: &[PathBuf], limit: Option<usize>) -> Result<Dataset> {
 }
 
 /// SplitMix64, for the split, the initial weights and the shuffles.
-struct Rng(u64);
+struct Rng(cutoff_board::SplitMix64);
 
 impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(cutoff_board::SplitMix64::new(seed))
+    }
+
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// Uniform in `[-a, a)`.
@@ -560,7 +560,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         .map(|f| f.file_name().map_or_else(|| f.display().to_string(), |n| n.to_string_lossy().into()))
         .collect();
 
-    let mut rng = Rng(args.seed);
+    let mut rng = Rng::new(args.seed);
     let mut order: Vec<u32> = (0..data.positions.len() as u32).collect();
     rng.shuffle(&mut order);
     let held = ((order.len() as f64) * args.validation).round() as usize;
@@ -666,7 +666,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
     fn training_lowers_the_loss_and_the_file_evaluates_as_the_float_model() {
         let data = dataset();
         let set: Vec<u32> = (0..data.positions.len() as u32).collect();
-        let mut rng = Rng(7);
+        let mut rng = Rng::new(7);
         let mut model = Model::new(16, &mut rng);
         let mut adam = Adam::new(model.params.len());
         let mut grads = vec![vec![0.0f32; model.params.len()]; CHUNKS];
@@ -698,7 +698,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
     fn gradients_do_not_depend_on_the_thread_count() {
         let data = dataset();
         let set: Vec<u32> = (0..data.positions.len() as u32).collect();
-        let model = Model::new(32, &mut Rng(3));
+        let model = Model::new(32, &mut Rng::new(3));
         let mut grads = vec![vec![0.0f32; model.params.len()]; CHUNKS];
         let (one, e1) = batch_gradient(&model, &data, &set, 0.5, 1, &mut grads);
         let (three, e3) = batch_gradient(&model, &data, &set, 0.5, 3, &mut grads);

@@ -277,22 +277,18 @@ fn load(files: &[PathBuf], limit: Option<usize>, threads: usize) -> Result<Datas
 }
 
 /// A small deterministic generator for the split (SplitMix64).
-struct SplitMix(u64);
+struct SplitMix(cutoff_board::SplitMix64);
 
 impl SplitMix {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 }
 
 /// Positions `[0, n)` shuffled with `seed`; the first `validation` share is held out.
 fn split(n: usize, validation: f64, seed: u64) -> (Vec<u32>, Vec<u32>) {
     let mut order: Vec<u32> = (0..n as u32).collect();
-    let mut rng = SplitMix(seed);
+    let mut rng = SplitMix(cutoff_board::SplitMix64::new(seed));
     for i in (1..n).rev() {
         let j = (rng.next() % (i as u64 + 1)) as usize;
         order.swap(i, j);

@@ -32,6 +32,7 @@ mod names;
 mod notation;
 mod perft;
 mod piece;
+mod rng;
 mod see;
 mod square;
 mod zobrist;
@@ -48,6 +49,7 @@ pub use names::ParseNameError;
 pub use notation::san::{ParseSanError, San};
 pub use notation::uci::{ParseUciMoveError, UciMove};
 pub use piece::{Piece, PieceType};
+pub use rng::SplitMix64;
 pub use see::SEE_VALUES;
 pub use square::{File, ParseSquareError, Rank, Square};
 

@@ -1,14 +1,6 @@
 //! Zobrist hashing keys, generated at compile time.
 
-use crate::{CastlingRights, File, Piece, Square};
-
-const fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use crate::{CastlingRights, File, Piece, SplitMix64, Square};
 
 struct Keys {
     pieces: [[u64; 64]; 12],
@@ -18,19 +10,19 @@ struct Keys {
 }
 
 const fn make_keys() -> Keys {
-    let mut state = 0x0C07_0FF0_C070_FF00u64;
+    let mut rng = SplitMix64::new(0x0C07_0FF0_C070_FF00);
     let mut keys = Keys { pieces: [[0; 64]; 12], castling: [0; 16], en_passant: [0; 8], side: 0 };
     let mut p = 0;
     while p < 12 {
         let mut s = 0;
         while s < 64 {
-            keys.pieces[p][s] = splitmix(&mut state);
+            keys.pieces[p][s] = rng.next_u64();
             s += 1;
         }
         p += 1;
     }
     // Castling keys are XORs of four per-right keys, so removing one right is one XOR of the difference.
-    let rights = [splitmix(&mut state), splitmix(&mut state), splitmix(&mut state), splitmix(&mut state)];
+    let rights = [rng.next_u64(), rng.next_u64(), rng.next_u64(), rng.next_u64()];
     let mut c = 0;
     while c < 16 {
         let mut k = 0;
@@ -46,10 +38,10 @@ const fn make_keys() -> Keys {
     }
     let mut f = 0;
     while f < 8 {
-        keys.en_passant[f] = splitmix(&mut state);
+        keys.en_passant[f] = rng.next_u64();
         f += 1;
     }
-    keys.side = splitmix(&mut state);
+    keys.side = rng.next_u64();
     keys
 }
 

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{SplitMix64, all_lines};
+use common::{TestRng, all_lines};
 use cutoff_board::{
     Board, CastlingMode, Color, File, IllegalMoveError, Move, MoveKind, ParseSanError, ParseUciMoveError, Piece,
     PieceType, Rank, Square, UciMove,
@@ -13,7 +13,7 @@ use cutoff_board::{
 
 /// The perft-suite positions and positions reached from them by random legal moves.
 fn positions() -> Vec<Board> {
-    let mut rng = SplitMix64(14);
+    let mut rng = TestRng::new(14);
     let mut boards = Vec::new();
     for line in all_lines() {
         let start = Board::from_fen(&line.fen, CastlingMode::from_chess960(line.chess960)).unwrap();
@@ -35,7 +35,7 @@ fn positions() -> Vec<Board> {
 
 #[test]
 fn see_value_agrees_with_see_ge_at_every_threshold() {
-    let mut rng = SplitMix64(7);
+    let mut rng = TestRng::new(7);
     let mut checked = 0;
     let mut nonzero = 0;
     for board in positions() {

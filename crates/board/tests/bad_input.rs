@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::SplitMix64;
+use common::TestRng;
 use cutoff_board::{
     Board, CastlingMode, Color, Move, MoveKind, ParseFenError, ParseSanError, ParseUciMoveError, PositionError, Rank,
     STARTPOS_FEN, Square,
@@ -220,7 +220,7 @@ fn exercise(board: &Board) {
 #[test]
 fn mutated_fens_never_panic() {
     const ALPHABET: &[u8] = b"pnbrqkPNBRQK12345678/ wb-KQkqABCDEFGHabcdefgh0123456789x\0\xff";
-    let mut rng = SplitMix64(2024);
+    let mut rng = TestRng::new(2024);
     let mut parsed = 0;
     let mut total = 0;
     for (seed, chess960) in SEEDS {

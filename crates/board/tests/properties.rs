@@ -54,7 +54,7 @@ mod common;
 
 use std::fmt;
 
-use common::SplitMix64;
+use common::TestRng;
 use cutoff_board::{Board, CastlingMode, GenKind, Move, MoveList};
 
 /// How deep (in plies from the suite position) each group of checks runs; the walk goes
@@ -164,7 +164,7 @@ fn probe(b: &Board, mv: Move, legal: &[u16], path: &Path) {
     }
 }
 
-fn check_expensive(b: &Board, all: &MoveList, rng: &mut SplitMix64, stats: &mut Stats, path: &Path) {
+fn check_expensive(b: &Board, all: &MoveList, rng: &mut TestRng, stats: &mut Stats, path: &Path) {
     let legal = sorted_raw(all);
     let m = b.mirrored();
 
@@ -230,7 +230,7 @@ fn walk(
     depths: Depths,
     root: &str,
     moves: &mut Vec<Move>,
-    rng: &mut SplitMix64,
+    rng: &mut TestRng,
     stats: &mut Stats,
 ) {
     stats.nodes += 1;
@@ -296,7 +296,7 @@ fn run(suite: &str, stride: usize, offset: usize, normal: Depths, deep: Depths, 
         root_moves += check_root(&board, &line.fen);
         // Every `subset`-th line of this thread's share, so the threads get equal shares.
         let depths = if (i / stride).is_multiple_of(subset) { deep } else { normal };
-        let mut rng = SplitMix64(0xC0FF_EE00 ^ (i as u64) << 16 ^ suite.len() as u64);
+        let mut rng = TestRng::new(0xC0FF_EE00 ^ (i as u64) << 16 ^ suite.len() as u64);
         walk(&mut board, 0, depths, &line.fen, &mut Vec::new(), &mut rng, &mut stats);
     }
     assert!(root_moves > 0 && stats.nodes > 0, "nothing checked: {stats:?}");

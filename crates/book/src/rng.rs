@@ -13,7 +13,7 @@
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BookRng {
-    state: u64,
+    inner: cutoff_board::SplitMix64,
 }
 
 impl BookRng {
@@ -24,7 +24,7 @@ impl BookRng {
     /// assert_ne!(BookRng::new(1).next_u64(), BookRng::new(2).next_u64());
     /// ```
     pub const fn new(seed: u64) -> BookRng {
-        BookRng { state: seed }
+        BookRng { inner: cutoff_board::SplitMix64::new(seed) }
     }
 
     /// The next 64 random bits.
@@ -35,11 +35,7 @@ impl BookRng {
     /// assert_eq!(BookRng::new(0).next_u64(), 0xE220A8397B1DCDAF);
     /// ```
     pub const fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.inner.next_u64()
     }
 
     /// A number in `0..n`, without modulo bias (Lemire's multiply-and-reject method).

@@ -4,11 +4,11 @@
 /// SplitMix64 (Steele, Lea and Flood 2014): 64 bits of state, passes BigCrush, and any seed,
 /// zero included, is fine.
 #[derive(Clone, Debug)]
-pub(crate) struct SplitMix64(u64);
+pub(crate) struct SplitMix64(cutoff_board::SplitMix64);
 
 impl SplitMix64 {
     pub(crate) fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(seed)
+        SplitMix64(cutoff_board::SplitMix64::new(seed))
     }
 
     /// The generator of game `index` of a run seeded with `seed`: its state is a hash of both,
@@ -21,11 +21,7 @@ impl SplitMix64 {
     }
 
     pub(crate) fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// Uniform in `0..n` (`n > 0`), by the multiply-high method (bias below 2^-50 for any

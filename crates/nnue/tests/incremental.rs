@@ -6,7 +6,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::SplitMix64;
+use common::TestRng;
 use cutoff_board::{Board, CastlingSide, Color, Move, MoveKind, PieceType};
 use cutoff_nnue::{AccumulatorStack, Network};
 
@@ -69,7 +69,7 @@ fn check(stack: &AccumulatorStack, fresh: &mut AccumulatorStack, board: &Board, 
 /// Plays `games` random games of up to 120 plies with `network`, checking every step.
 fn random_games(network: Network, seed: u64, games: usize, seen: &mut Seen) {
     let network = Arc::new(network);
-    let mut rng = SplitMix64::new(seed);
+    let mut rng = TestRng::new(seed);
     let mut stack = AccumulatorStack::new(Arc::clone(&network));
     let mut fresh = AccumulatorStack::new(Arc::clone(&network));
     let starts = common::all_starts();
@@ -153,7 +153,7 @@ fn a_deep_path_grows_the_stack() {
     let network = Arc::new(common::realistic_network(4, 16));
     let mut stack = AccumulatorStack::new(Arc::clone(&network));
     let mut fresh = AccumulatorStack::new(Arc::clone(&network));
-    let mut rng = SplitMix64::new(4);
+    let mut rng = TestRng::new(4);
     let mut board = Board::default();
     let mut path = vec![board];
     for i in 0..2 * cutoff_board::MAX_PLY {

@@ -7,13 +7,13 @@ mod common;
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use common::SplitMix64;
+use common::TestRng;
 use cutoff_board::{Board, Color, Move, Square};
 use cutoff_nnue::{AccumulatorStack, INPUTS, Network};
 
 /// Positions from random games from every test start position.
 fn random_positions(seed: u64, games: usize) -> Vec<Board> {
-    let mut rng = SplitMix64::new(seed);
+    let mut rng = TestRng::new(seed);
     let starts = common::all_starts();
     let mut positions = Vec::new();
     for game in 0..games {
@@ -56,7 +56,7 @@ fn mirrored_games_have_swapped_accumulators() {
     let network = Arc::new(common::extreme_network(23, 16));
     let mut stack = AccumulatorStack::new(Arc::clone(&network));
     let mut mirror = AccumulatorStack::new(Arc::clone(&network));
-    let mut rng = SplitMix64::new(24);
+    let mut rng = TestRng::new(24);
     let starts = common::all_starts();
     let mut plies = 0;
     for game in 0..40 {

@@ -26,14 +26,10 @@ fn suite_positions() -> Vec<Board> {
     boards
 }
 
-struct Rng(u64);
+struct Rng(cutoff_board::SplitMix64);
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     /// A move that is legal here, legal elsewhere, or just 16 random bits.
     fn candidate(&mut self, legal: &MoveList, elsewhere: &[Move]) -> Option<Move> {
@@ -81,7 +77,7 @@ fn random_histories(rng: &mut Rng, boards: &[Board]) -> Box<Histories> {
 #[test]
 fn picker_returns_each_legal_move_once() {
     let roots = suite_positions();
-    let mut rng = Rng(42);
+    let mut rng = Rng(cutoff_board::SplitMix64::new(42));
     let history = random_histories(&mut rng, &roots);
     let configs = configs();
     let mut elsewhere: Vec<Move> = Vec::new();

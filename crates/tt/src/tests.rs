@@ -10,15 +10,11 @@ fn move_for(key: u64) -> Move {
 }
 
 /// SplitMix64: a small deterministic generator for test keys.
-struct SplitMix(u64);
+struct SplitMix(cutoff_board::SplitMix64);
 
 impl SplitMix {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 }
 
@@ -30,7 +26,7 @@ fn put(tt: &TranspositionTable, key: u64, depth: i32) {
 #[test]
 fn round_trip() {
     let tt = TranspositionTable::new(1).unwrap();
-    let mut rng = SplitMix(1);
+    let mut rng = SplitMix(cutoff_board::SplitMix64::new(1));
     let bounds = [Bound::Upper, Bound::Lower, Bound::Exact];
     for i in 0..200 {
         let key = rng.next();
@@ -49,7 +45,7 @@ fn empty_table_misses_every_key_including_zero() {
     for key in [0, 1, u64::MAX, 0x8000_0000_0000_0000] {
         assert_eq!(tt.probe(key, 0), None);
     }
-    let mut rng = SplitMix(2);
+    let mut rng = SplitMix(cutoff_board::SplitMix64::new(2));
     assert!((0..10_000).all(|_| tt.probe(rng.next(), 0).is_none()));
     // Key 0 round-trips once stored.
     tt.store(0, 0, TtEntry { mv: None, score: 5, eval: 6, depth: 7, bound: Bound::Upper, pv: false });
@@ -62,7 +58,7 @@ fn index_in_range_for_any_bucket_count() {
         let tt = TranspositionTable::with_buckets(buckets);
         assert_eq!(tt.index(0), 0);
         assert_eq!(tt.index(u64::MAX), buckets - 1);
-        let mut rng = SplitMix(buckets as u64);
+        let mut rng = SplitMix(cutoff_board::SplitMix64::new(buckets as u64));
         assert!((0..1000).all(|_| tt.index(rng.next()) < buckets));
         // Round trip in a table whose size is no power of two.
         for _ in 0..100 {
@@ -344,7 +340,7 @@ fn resize_bounds() {
 fn clear_with_threads_empties_every_bucket() {
     for threads in [0, 1, 2, 3, 7] {
         let tt = TranspositionTable::with_buckets(1001);
-        let mut rng = SplitMix(threads as u64);
+        let mut rng = SplitMix(cutoff_board::SplitMix64::new(threads as u64));
         for _ in 0..5000 {
             put(&tt, rng.next(), 1);
         }
@@ -375,7 +371,7 @@ fn concurrent_store_and_probe_never_return_a_mixed_entry() {
         [Bound::Upper, Bound::Lower, Bound::Exact][(key >> 40) as usize % 3]
     }
     fn hammer(tt: &TranspositionTable, keys: &[u64], seed: u64, iterations: usize) -> usize {
-        let mut rng = SplitMix(seed);
+        let mut rng = SplitMix(cutoff_board::SplitMix64::new(seed));
         let mut hits = 0;
         for _ in 0..iterations {
             let r = rng.next();
@@ -408,7 +404,7 @@ fn concurrent_store_and_probe_never_return_a_mixed_entry() {
         hits
     }
 
-    let mut rng = SplitMix(99);
+    let mut rng = SplitMix(cutoff_board::SplitMix64::new(99));
     let keys: Vec<u64> = (0..64).map(|_| rng.next()).collect();
     for tt in [TranspositionTable::with_buckets(2), TranspositionTable::new(1).unwrap()] {
         let hits: usize = std::thread::scope(|scope| {

@@ -42,17 +42,17 @@ pub fn all_lines() -> Vec<PerftLine> {
     v
 }
 
-/// A small deterministic PRNG (SplitMix64), so the property tests need no extra crates and
-/// every run checks the same values.
-pub struct SplitMix64(pub u64);
+/// The crate's seeded generator ([`cutoff_board::SplitMix64`]) with a bounded draw, so every
+/// run of the property tests checks the same values.
+pub struct TestRng(cutoff_board::SplitMix64);
 
-impl SplitMix64 {
+impl TestRng {
+    pub fn new(seed: u64) -> TestRng {
+        TestRng(cutoff_board::SplitMix64::new(seed))
+    }
+
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A value in `0..n` (`n > 0`; the slight modulo bias does not matter here).

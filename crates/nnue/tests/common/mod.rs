@@ -5,20 +5,16 @@
 use cutoff_board::{Board, CastlingMode, Move};
 use cutoff_nnue::{INPUTS, Network};
 
-/// SplitMix64 (Steele, Lea and Flood): a tiny, good-enough seeded generator.
-pub struct SplitMix64(u64);
+/// The workspace's seeded generator with the helpers the tests need.
+pub struct TestRng(cutoff_board::SplitMix64);
 
-impl SplitMix64 {
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(seed)
+impl TestRng {
+    pub fn new(seed: u64) -> TestRng {
+        TestRng(cutoff_board::SplitMix64::new(seed))
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// Uniform in `0..n` (`n > 0`; the modulo bias is irrelevant here).
@@ -40,12 +36,12 @@ impl SplitMix64 {
 /// A random network of `hidden` neurons: feature weights in `±feature`, biases in
 /// `±bias`, output weights in `±output`, and an output bias of up to ±200 cp.
 pub fn random_network(seed: u64, hidden: usize, feature: i32, bias: i32, output: i32) -> Network {
-    let mut rng = SplitMix64::new(seed);
+    let mut rng = TestRng::new(seed);
     let mut values = |n: usize, limit: i32| (0..n).map(|_| rng.between(-limit, limit) as i16).collect::<Vec<_>>();
     let feature_weights = values(INPUTS * hidden, feature);
     let feature_bias = values(hidden, bias);
     let output_weights = values(2 * hidden, output);
-    let output_bias = SplitMix64::new(seed ^ 0xB1A5).between(-8_160, 8_160);
+    let output_bias = TestRng::new(seed ^ 0xB1A5).between(-8_160, 8_160);
     Network::from_parts(hidden, feature_weights, feature_bias, output_weights, output_bias).unwrap()
 }
 
@@ -115,7 +111,7 @@ pub fn all_starts() -> Vec<Board> {
 
 /// Castling, en passant and promotions are rare among legal moves; pick one of them half
 /// the time they are available, otherwise any legal move. `None` when there is none.
-pub fn pick_move(board: &Board, rng: &mut SplitMix64) -> Option<Move> {
+pub fn pick_move(board: &Board, rng: &mut TestRng) -> Option<Move> {
     let moves = board.legal_moves();
     if moves.is_empty() {
         return None;
