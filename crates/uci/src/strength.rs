@@ -2,8 +2,9 @@
 //!
 //! A limited search plays like this:
 //!
-//! * **A node budget** that doubles every [`ELO_PER_DOUBLING`] Elo, from [`MIN_NODES`] at
-//!   [`MIN_ELO`]: fewer nodes, shallower tactics.
+//! * **A node budget** that doubles every [`ELO_PER_DOUBLING`] Elo from [`MIN_NODES`] at
+//!   [`MIN_ELO`] up to [`KNEE_ELO`], then every [`ELO_PER_DOUBLING_ABOVE`] Elo (a doubling is
+//!   worth less and less as the search gets deeper): fewer nodes, shallower tactics.
 //! * **Four lines** (MultiPV 4) are searched, and the move is drawn among them with weights
 //!   `exp(-(best - score) / T)`: the temperature `T` falls from [`MAX_TEMPERATURE`] at the
 //!   lowest level towards [`MIN_TEMPERATURE`], halving its distance to it every
@@ -35,6 +36,10 @@ pub(crate) const DEFAULT_ELO: i64 = 1500;
 const MIN_NODES: f64 = 1400.0;
 /// The budget doubles every this many Elo.
 const ELO_PER_DOUBLING: f64 = 137.0;
+/// Where the budget starts doubling faster.
+const KNEE_ELO: i64 = 1800;
+/// The budget doubles every this many Elo above [`KNEE_ELO`].
+const ELO_PER_DOUBLING_ABOVE: f64 = 77.0;
 /// The temperature (centipawns) at [`MIN_ELO`].
 const MAX_TEMPERATURE: f64 = 85.0;
 /// The temperature the levels approach at the top.
@@ -62,7 +67,9 @@ impl Level {
 
     /// The node budget of one move.
     pub(crate) fn nodes(self) -> u64 {
-        (MIN_NODES * 2f64.powf((self.elo - MIN_ELO) as f64 / ELO_PER_DOUBLING)).round() as u64
+        let below = (self.elo.min(KNEE_ELO) - MIN_ELO) as f64 / ELO_PER_DOUBLING;
+        let above = (self.elo - KNEE_ELO).max(0) as f64 / ELO_PER_DOUBLING_ABOVE;
+        (MIN_NODES * 2f64.powf(below + above)).round() as u64
     }
 
     /// The temperature of the move choice, in centipawns.
