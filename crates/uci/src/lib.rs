@@ -460,8 +460,8 @@ impl Uci {
         let history = self.history.clone();
         let verbosity = Verbosity { debug: self.debug, show_wdl: self.show_wdl };
         let mut limits = limits;
-        let weakened = self.limit_strength.then(|| {
-            let level = strength::Level::new(self.elo);
+        let level = strength::Level::new(self.elo);
+        let weakened = (self.limit_strength && !level.is_full_strength()).then(|| {
             limits.nodes = Some(limits.nodes.map_or(level.nodes(), |n| n.min(level.nodes())));
             (level, Arc::clone(&self.strength_rng))
         });

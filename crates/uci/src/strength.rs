@@ -65,6 +65,13 @@ impl Level {
         Level { elo: elo.clamp(MIN_ELO, MAX_ELO) }
     }
 
+    /// Whether this is the top level, [`MAX_ELO`]: full strength, with no budget, no extra
+    /// lines and no random choice (four lines and a near-certain best choice at full time
+    /// measured some 250 Elo weaker than the plain search, see `docs/strength.md`).
+    pub(crate) fn is_full_strength(self) -> bool {
+        self.elo >= MAX_ELO
+    }
+
     /// The node budget of one move.
     pub(crate) fn nodes(self) -> u64 {
         let below = (self.elo.min(KNEE_ELO) - MIN_ELO) as f64 / ELO_PER_DOUBLING;
@@ -176,6 +183,7 @@ mod tests {
         assert!(low.margin() < 500);
         assert_eq!(Level::new(100), low);
         assert_eq!(Level::new(9000), high);
+        assert!(high.is_full_strength() && !Level::new(MAX_ELO - 1).is_full_strength());
     }
 
     #[test]
