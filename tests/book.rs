@@ -4,38 +4,12 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::time::Duration;
 
-use common::Engine;
 use common::check::{self, bestmove};
+use common::{Engine, TempFile};
 use cutoff_board::{Board, Game};
 use cutoff_book::{Book, Entry};
-
-/// A book file in a fresh temporary directory, removed when dropped.
-struct TempBook(PathBuf);
-
-impl TempBook {
-    fn new(name: &str, bytes: &[u8]) -> TempBook {
-        let dir = std::env::temp_dir().join(format!("cutoff-book-test-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("book.bin");
-        std::fs::write(&path, bytes).unwrap();
-        TempBook(path)
-    }
-
-    fn path(&self) -> String {
-        self.0.display().to_string()
-    }
-}
-
-impl Drop for TempBook {
-    fn drop(&mut self) {
-        if let Some(dir) = self.0.parent() {
-            let _ = std::fs::remove_dir_all(dir);
-        }
-    }
-}
 
 /// A book with `moves` (UCI notation, weight) for the position after `line` from the start.
 fn book_after(line: &[&str], moves: &[(&str, u16)]) -> Vec<u8> {
@@ -59,7 +33,7 @@ fn go_bestmove(e: &mut Engine, go: &str) -> (Vec<String>, String) {
 
 #[test]
 fn book_moves_come_from_the_book_and_follow_its_weights() {
-    let book = TempBook::new("weights", &book_after(&[], &[("e2e4", 3), ("d2d4", 1), ("g1f3", 0)]));
+    let book = TempFile::new("book", "weights", "book.bin", &book_after(&[], &[("e2e4", 3), ("d2d4", 1), ("g1f3", 0)]));
     let mut e = Engine::spawn();
     let out = e.command(&format!("setoption name BookFile value {}", book.path()));
     e.ensure(out.is_empty(), format!("loading a good book should be silent, got {out:?}"));
@@ -107,12 +81,12 @@ fn book_moves_come_from_the_book_and_follow_its_weights() {
 #[test]
 fn bad_books_are_reported_and_play_goes_on() {
     let good = book_after(&[], &[("e2e4", 1)]);
-    let truncated = TempBook::new("truncated", &good[..good.len() - 1]);
+    let truncated = TempFile::new("book", "truncated", "book.bin", &good[..good.len() - 1]);
     // Two one-entry books written one after the other, the larger key first.
     let other = book_after(&["e2e4"], &[("e7e5", 1)]);
     let key = |b: &[u8]| u64::from_be_bytes(b[..8].try_into().unwrap());
     let (first, second) = if key(&good) > key(&other) { (&good, &other) } else { (&other, &good) };
-    let unsorted = TempBook::new("unsorted", &[first.as_slice(), second.as_slice()].concat());
+    let unsorted = TempFile::new("book", "unsorted", "book.bin", &[first.as_slice(), second.as_slice()].concat());
     let missing = std::env::temp_dir().join("cutoff-no-such-dir/book.bin").display().to_string();
 
     let mut e = Engine::spawn();
@@ -130,7 +104,7 @@ fn bad_books_are_reported_and_play_goes_on() {
         e.ensure(Board::default().parse_uci(&mv).is_ok(), format!("illegal move {mv}"));
     }
     // A good book after bad ones works.
-    let book = TempBook::new("good", &good);
+    let book = TempFile::new("book", "good", "book.bin", &good);
     e.command(&format!("setoption name BookFile value {}", book.path()));
     e.command("position startpos");
     let (_, mv) = go_bestmove(&mut e, "go wtime 1000 btime 1000");

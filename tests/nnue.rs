@@ -4,37 +4,10 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-use common::Engine;
 use common::check::bestmove;
+use common::{Engine, TempFile};
 use cutoff_board::Board;
 use cutoff_nnue::{INPUTS, Network};
-
-/// A file in a fresh temporary directory, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, bytes: &[u8]) -> TempFile {
-        let dir = std::env::temp_dir().join(format!("cutoff-nnue-test-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("net.nnue");
-        std::fs::write(&path, bytes).unwrap();
-        TempFile(path)
-    }
-
-    fn path(&self) -> String {
-        self.0.display().to_string()
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if let Some(dir) = self.0.parent() {
-            let _ = std::fs::remove_dir_all(dir);
-        }
-    }
-}
 
 /// A small network whose evaluation is the side to move's material minus the opponent's
 /// (neuron 0 counts the perspective's own pieces, neuron 1 the enemy's), plus a constant:
@@ -73,7 +46,7 @@ fn search(e: &mut Engine, go: &str) -> (Vec<String>, String) {
 #[test]
 fn a_network_file_is_loaded_and_evaluates() {
     let net = material_network(777);
-    let file = TempFile::new("good", &net.to_bytes());
+    let file = TempFile::new("nnue", "good", "net.nnue", &net.to_bytes());
     let mut e = Engine::spawn();
     let out = e.command(&format!("setoption name EvalFile value {}", file.path()));
     e.ensure(
@@ -110,12 +83,13 @@ fn a_network_file_is_loaded_and_evaluates() {
 #[test]
 fn bad_network_files_are_reported_and_the_current_network_stays() {
     let good = material_network(555).to_bytes();
-    let good_file = TempFile::new("current", &good);
-    let truncated = TempFile::new("truncated", &good[..good.len() - 3]);
+    let good_file = TempFile::new("nnue", "current", "net.nnue", &good);
+    let truncated = TempFile::new("nnue", "truncated", "net.nnue", &good[..good.len() - 3]);
     let mut corrupt_bytes = good.clone();
     corrupt_bytes[100] ^= 0x40;
-    let corrupt = TempFile::new("corrupt", &corrupt_bytes);
-    let foreign = TempFile::new("foreign", b"this is not a network, just some text of the wrong size");
+    let corrupt = TempFile::new("nnue", "corrupt", "net.nnue", &corrupt_bytes);
+    let foreign =
+        TempFile::new("nnue", "foreign", "net.nnue", b"this is not a network, just some text of the wrong size");
     let missing = std::env::temp_dir().join("cutoff-no-such-dir/net.nnue").display().to_string();
 
     let mut e = Engine::spawn();

@@ -436,3 +436,31 @@ pub fn run_cli_with_input(args: &[&str], input: Option<&str>, timeout: Duration)
     let err = err.join().unwrap_or_default();
     (status, out, err)
 }
+
+/// A file in a fresh temporary directory (named after the test and the process), removed with
+/// its directory when dropped.
+pub struct TempFile(std::path::PathBuf);
+
+impl TempFile {
+    /// Writes `bytes` to `file_name` in a new directory `cutoff-<kind>-test-<pid>-<name>`.
+    pub fn new(kind: &str, name: &str, file_name: &str, bytes: &[u8]) -> TempFile {
+        let dir = std::env::temp_dir().join(format!("cutoff-{kind}-test-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(file_name);
+        std::fs::write(&path, bytes).unwrap();
+        TempFile(path)
+    }
+
+    /// The file's path, as a UCI option value.
+    pub fn path(&self) -> String {
+        self.0.display().to_string()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.parent() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
