@@ -84,9 +84,16 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.5)]
     pub lambda: f32,
 
-    /// Share of the positions held out for validation.
+    /// Share of the games held out for validation (a whole game goes to one side, so that
+    /// the validation loss measures positions the network has not seen the game of; EPD has
+    /// no games, so each line counts as one). Ignored with `--validation-data`.
     #[arg(long, default_value_t = 0.05)]
     pub validation: f64,
+
+    /// Validate on the positions of these files instead of a share of `--data`, which is
+    /// then all used for training. Repeatable.
+    #[arg(long, value_name = "FILE")]
+    pub validation_data: Vec<PathBuf>,
 
     /// Seed of the split, the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
@@ -127,11 +134,13 @@ struct Sample {
     score: f32,
     /// The hand-crafted evaluation in centipawns, the baseline the network is compared with.
     hce: f32,
+    /// The game the position comes from (for EPD, its line): the unit of the validation split.
+    group: u32,
 }
 
 impl Dataset {
     /// Adds a position with its result and score from the side to move's view.
-    fn push(&mut self, board: &Board, result: f32, score: Option<f32>) -> Result<()> {
+    fn push(&mut self, board: &Board, result: f32, score: Option<f32>, group: u32) -> Result<()> {
         let stm = board.side_to_move();
         let start = u32::try_from(self.features.len()).map_err(|_| "too many positions for u32 offsets")?;
         let mut len = 0u8;
@@ -147,7 +156,7 @@ impl Dataset {
         }
         let score = score.unwrap_or(f32::NAN);
         let hce = cutoff_eval::evaluate(board) as f32;
-        self.positions.push(Sample { start, len, result, score, hce });
+        self.positions.push(Sample { start, len, result, score, hce, group });
         Ok(())
     }
 
@@ -156,13 +165,13 @@ impl Dataset {
     }
 }
 
-/// Reads the data files (see [`TrainArgs::data`]): `cutoff datagen` game files, recognised by
-/// their magic bytes, or EPD.
-fn load(files: &[PathBuf], limit: Option<usize>) -> Result<Dataset> {
-    let mut data = Dataset::default();
+/// Reads the data files (see [`TrainArgs::data`]) into `data`: `cutoff datagen` game files,
+/// recognised by their magic bytes, or EPD. Groups (games) are numbered on from `data`'s last.
+fn load(data: &mut Dataset, files: &[PathBuf], limit: Option<usize>) -> Result<()> {
+    let mut group = data.positions.last().map_or(0, |p| p.group + 1);
     let full = |data: &Dataset| limit.is_some_and(|l| data.positions.len() >= l);
     for file in files {
-        if full(&data) {
+        if full(data) {
             break;
         }
         let bytes = fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
@@ -171,11 +180,12 @@ fn load(files: &[PathBuf], limit: Option<usize>) -> Result<Dataset> {
             'games: for game in reader {
                 let game = game.map_err(|e| format!("{}: {e}", file.display()))?;
                 for p in game.positions() {
-                    if full(&data) {
+                    if full(data) {
                         break 'games;
                     }
-                    data.push(&p.board, p.result, p.score.map(f32::from))?;
+                    data.push(&p.board, p.result, p.score.map(f32::from), group)?;
                 }
+                group += 1;
             }
             continue;
         }
@@ -185,7 +195,7 @@ fn load(files: &[PathBuf], limit: Option<usize>) -> Result<Dataset> {
             if line.trim().is_empty() || line.starts_with('#') {
                 continue;
             }
-            if full(&data) {
+            if full(data) {
                 break;
             }
             let (board, result_white, score_white) =
@@ -193,13 +203,18 @@ fn load(files: &[PathBuf], limit: Option<usize>) -> Result<Dataset> {
             let white = board.side_to_move() == Color::White;
             let result = if white { result_white } else { 1.0 - result_white };
             let score = score_white.map(|s| if white { s } else { -s });
-            data.push(&board, result, score)?;
+            data.push(&board, result, score, group)?;
+            group += 1;
         }
     }
-    if data.positions.is_empty() {
-        return Err("no training positions".into());
-    }
-    Ok(data)
+    Ok(())
+}
+
+/// Whether `group` is held out for validation: a hash of the group and the seed, so that the
+/// split does not depend on the order of the files' games.
+fn held_out(group: u32, seed: u64, share: f64) -> bool {
+    let hash = cutoff_board::SplitMix64::new(seed ^ u64::from(group).wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_u64();
+    (hash >> 11) as f64 / (1u64 << 53) as f64 <= share && share > 0.0
 }
 
 /// SplitMix64, for the split, the initial weights and the shuffles.
@@ -554,18 +569,26 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let files = if args.data.is_empty() { vec![tune::default_data()?] } else { args.data.clone() };
     let started = Instant::now();
-    let data = load(&files, args.limit)?;
+    let mut data = Dataset::default();
+    load(&mut data, &files, args.limit)?;
+    let loaded = data.positions.len();
+    if loaded == 0 {
+        return Err("no training positions".into());
+    }
+    let (mut training, validation): (Vec<u32>, Vec<u32>) = if args.validation_data.is_empty() {
+        (0..loaded as u32).partition(|&i| !held_out(data.positions[i as usize].group, args.seed, args.validation))
+    } else {
+        load(&mut data, &args.validation_data, None)?;
+        ((0..loaded as u32).collect(), (loaded as u32..data.positions.len() as u32).collect())
+    };
+    let validation = validation.as_slice();
     let names: Vec<String> = files
         .iter()
+        .chain(&args.validation_data)
         .map(|f| f.file_name().map_or_else(|| f.display().to_string(), |n| n.to_string_lossy().into()))
         .collect();
 
     let mut rng = Rng::new(args.seed);
-    let mut order: Vec<u32> = (0..data.positions.len() as u32).collect();
-    rng.shuffle(&mut order);
-    let held = ((order.len() as f64) * args.validation).round() as usize;
-    let (validation, training) = order.split_at(held);
-    let mut training = training.to_vec();
     eprintln!(
         "train: {} positions from {} in {:.1} s; {} training, {} validation; (768 -> {}) x 2 -> 1, {} threads",
         data.positions.len(),
@@ -653,11 +676,11 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
 
     fn dataset() -> Dataset {
         let mut data = Dataset::default();
-        for line in EPD.lines() {
+        for (n, line) in EPD.lines().enumerate() {
             let (board, result, score) = tune::parse_line(line).unwrap();
             let white = board.side_to_move() == Color::White;
             let result = if white { result } else { 1.0 - result };
-            data.push(&board, result, score.map(|s| if white { s } else { -s })).unwrap();
+            data.push(&board, result, score.map(|s| if white { s } else { -s }), n as u32).unwrap();
         }
         data
     }
@@ -692,6 +715,16 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
             let float = model.eval_cp(features, &mut scratch);
             assert!((float - quantised.eval_cp(features) as f32).abs() <= 5.0, "{line}: {float}");
         }
+    }
+
+    #[test]
+    fn the_validation_split_holds_out_whole_groups_at_the_share_asked() {
+        let held = (0..20_000).filter(|&g| held_out(g, 7, 0.05)).count();
+        assert!((800..1200).contains(&held), "{held} of 20000 groups held out at 5 %");
+        assert!((0..1000).all(|g| held_out(g, 7, 0.05) == held_out(g, 7, 0.05)));
+        assert!((0..1000).any(|g| held_out(g, 7, 0.05) != held_out(g, 8, 0.05)), "the seed changes the split");
+        assert!(!(0..1000).any(|g| held_out(g, 7, 0.0)), "a share of 0 holds out nothing");
+        assert!((0..1000).all(|g| held_out(g, 7, 1.0)), "a share of 1 holds out everything");
     }
 
     #[test]
