@@ -84,6 +84,12 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.5)]
     pub lambda: f32,
 
+    /// The weight of the result in the validation target [default: `--lambda`]. A fixed value
+    /// (1: how well the evaluation predicts results) compares networks trained with different
+    /// `--lambda`.
+    #[arg(long, value_name = "LAMBDA")]
+    pub validation_lambda: Option<f32>,
+
     /// Share of the games held out for validation (a whole game goes to one side, so that
     /// the validation loss measures positions the network has not seen the game of; EPD has
     /// no games, so each line counts as one). Ignored with `--validation-data`.
@@ -592,8 +598,9 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.hidden > 1024 {
         return Err(format!("--hidden must be a multiple of 16 from 16 to 1024, not {}", args.hidden).into());
     }
-    if !(0.0..=1.0).contains(&args.lambda) {
-        return Err("--lambda must be between 0 and 1".into());
+    let validation_lambda = args.validation_lambda.unwrap_or(args.lambda);
+    if !(0.0..=1.0).contains(&args.lambda) || !(0.0..=1.0).contains(&validation_lambda) {
+        return Err("--lambda and --validation-lambda must be between 0 and 1".into());
     }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let files = if args.data.is_empty() { vec![tune::default_data()?] } else { args.data.clone() };
@@ -639,7 +646,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
 
     eprintln!(
         "train: the hand-crafted evaluation's loss with the same target: validation {:.6}",
-        hce_loss(&data, validation, args.lambda)
+        hce_loss(&data, validation, validation_lambda)
     );
     let mut model = Model::new(args.hidden, &mut rng);
     let mut adam = Adam::new(model.params.len());
@@ -659,7 +666,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
             step += 1;
             progress.inc(1);
         }
-        let val = loss(&model, &data, validation, args.lambda, threads);
+        let val = loss(&model, &data, validation, validation_lambda, threads);
         progress.println(&format!(
             "epoch {epoch:4}: training {:.6}, validation {val:.6}, lr {:.6}",
             train_error / training.len() as f64,
@@ -672,13 +679,24 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     let quantised = model.quantise();
     let mut scratch = Scratch::new(model.hidden);
     let (mut diff, mut worst) = (0.0f64, 0.0f32);
+    let (mut size, mut hce_size) = (0.0f64, 0.0f64);
     for &i in validation.iter().take(10_000) {
-        let f = data.features(&data.positions[i as usize]);
-        let d = (model.eval_cp(f, &mut scratch) - quantised.eval_cp(f) as f32).abs();
+        let p = &data.positions[i as usize];
+        let f = data.features(p);
+        let eval = model.eval_cp(f, &mut scratch);
+        let d = (eval - quantised.eval_cp(f) as f32).abs();
         diff += f64::from(d);
         worst = worst.max(d);
+        size += f64::from(eval.abs().min(2000.0));
+        hce_size += f64::from(p.hce.abs().min(2000.0));
     }
     let checked = validation.len().clamp(1, 10_000);
+    // A diagnostic: the search's pruning margins are set on the hand-crafted scale.
+    eprintln!(
+        "train: mean absolute evaluation (capped at 2000 cp) on {checked} validation positions: network {:.0} cp, hand-crafted {:.0} cp",
+        size / checked as f64,
+        hce_size / checked as f64
+    );
     eprintln!(
         "train: quantisation changes the evaluation by {:.2} cp on average (at most {worst:.0}) on {checked} validation positions",
         diff / checked as f64
