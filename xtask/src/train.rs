@@ -620,6 +620,9 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         load(&mut data, &args.validation_data, None)?;
         ((0..loaded as u32).collect(), (loaded as u32..data.positions.len() as u32).collect())
     };
+    if validation.is_empty() && !args.validation_data.is_empty() {
+        return Err("--validation-data: no positions in those files".into());
+    }
     if args.mirror {
         let mirrored: Vec<u32> =
             training.iter().filter(|&&i| data.positions[i as usize].mirrorable).map(|&i| i | MIRRORED).collect();
