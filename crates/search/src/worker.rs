@@ -382,13 +382,14 @@ impl Worker {
         self.eval.pop();
     }
 
-    /// Checks the stop flag (every node) and the limits (every 1024 nodes, main thread).
+    /// Checks the stop flag (every node) and the limits (every [`CHECK_LIMITS_EVERY`] nodes,
+    /// main thread).
     #[inline]
     fn check_stop(&mut self, sh: &Shared) -> bool {
         if self.stopped {
             return true;
         }
-        if self.nodes & 1023 == 0 {
+        if self.nodes.is_multiple_of(CHECK_LIMITS_EVERY) {
             sh.publish_nodes(self.id, self.nodes);
             if self.is_main() && sh.out_of_time_or_nodes() {
                 sh.abort.store(true, Ordering::Relaxed);
