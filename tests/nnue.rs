@@ -20,9 +20,10 @@ fn material_network(bias_cp: i32) -> Network {
         weights[feature * n + usize::from(!own)] = 6;
     }
     let mut out = vec![0i16; 2 * n];
-    out[0] = 64; // own pieces, side to move's perspective
-    out[1] = -64; // enemy pieces, side to move's perspective
-    let bias = bias_cp * 255 * 64 / cutoff_nnue::SCALE;
+    let one = cutoff_nnue::QB as i16; // an output weight of 1.0
+    out[0] = one; // own pieces, side to move's perspective
+    out[1] = -one; // enemy pieces, side to move's perspective
+    let bias = bias_cp * 255 * cutoff_nnue::QB / cutoff_nnue::SCALE;
     Network::from_parts(n, weights, vec![0; n], out, bias).unwrap()
 }
 

@@ -16,10 +16,11 @@
 //!   squared error of `sigmoid(out)` against the target.
 //! * **Optimiser.** Adam over mini-batches, the learning rate following a cosine from `--lr` down
 //!   to `--lr * --final-lr`; weights are clipped to `[-CLIP, CLIP]` after each step so that the
-//!   quantised network cannot overflow its `i16` accumulators.
+//!   quantised network cannot overflow its `i16` accumulators, and the output weights to
+//!   `[-CLIP_OUTPUT, CLIP_OUTPUT]` so that its output sum cannot overflow `i32`.
 //! * **Determinism.** Each batch is cut into a fixed number of chunks whose gradients are
 //!   summed in order, so the result depends on the seed and the data, not on the thread count.
-//! * **Quantisation.** `W1` and `b1` times `QA` (255) to `i16`, `W2` times `QB` (64) to `i16`,
+//! * **Quantisation.** `W1` and `b1` times `QA` (255) to `i16`, `W2` times `QB` (256) to `i16`,
 //!   `b2` times `QA * QB` to `i32`, exactly as `cutoff-nnue` reads them.
 
 use std::fs;
@@ -35,8 +36,13 @@ use crate::progress::{self, Progress};
 use crate::tune;
 use crate::util::Result;
 
-/// Weights are kept in `[-CLIP, CLIP]` (quantised: `W1` within 505, `W2` within 127).
+/// Weights are kept in `[-CLIP, CLIP]` (quantised: `W1` and `b1` within 505).
 const CLIP: f32 = 1.98;
+
+/// Output weights are kept in `[-CLIP_OUTPUT, CLIP_OUTPUT]`: quantised within 256, which
+/// `cutoff-nnue`'s output proof accepts for every hidden size (it promises ±258). The networks
+/// so far stayed well inside (`net3`: at most 0.78).
+const CLIP_OUTPUT: f32 = 1.0;
 
 /// Chunks per batch; their gradients are summed in this order (see the module docs).
 const CHUNKS: usize = 16;
@@ -314,6 +320,14 @@ impl Model {
     }
     fn b2(&self) -> f32 {
         self.params[771 * self.hidden]
+    }
+
+    /// Clips the output weights to `[-CLIP_OUTPUT, CLIP_OUTPUT]` (after each optimiser step).
+    fn clip_output(&mut self) {
+        let n = self.hidden;
+        for w in &mut self.params[769 * n..771 * n] {
+            *w = w.clamp(-CLIP_OUTPUT, CLIP_OUTPUT);
+        }
     }
 
     /// The accumulators of both perspectives of one position.
@@ -665,6 +679,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
             let lr = learning_rate(args.lr, args.final_lr, step, total_steps);
             let (grad, error) = batch_gradient(&model, &data, batch, args.lambda, threads, &mut grads);
             adam.step(&mut model.params, &grad, lr);
+            model.clip_output();
             train_error += error;
             step += 1;
             progress.inc(1);
@@ -755,6 +770,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         for _ in 0..200 {
             let (grad, _) = batch_gradient(&model, &data, &set, 0.5, 2, &mut grads);
             adam.step(&mut model.params, &grad, 0.01);
+            model.clip_output();
         }
         let after = loss(&model, &data, &set, 0.5, 1);
         assert!(after < before / 2.0, "loss {before} -> {after}");

@@ -19,11 +19,11 @@ use crate::{HIDDEN_STEP, MAX_HIDDEN, MIN_HIDDEN};
 pub enum NetworkError {
     /// The file does not start with the 8 bytes `CUTOFFNN`.
     BadMagic,
-    /// The file's format version is not 1 (the only one this build reads).
+    /// The file's format version is not 1 or 2 (the ones this build reads).
     UnsupportedVersion(u32),
     /// The hidden-layer size is not a multiple of 16 from 16 to 1024.
     BadHiddenSize(usize),
-    /// The header asks for output buckets other than 1 (version 1 has none).
+    /// The header asks for output buckets other than 1 (versions 1 and 2 have none).
     UnsupportedOutputBuckets(u32),
     /// The header's reserved field is not 0.
     ReservedNotZero(u32),
@@ -66,6 +66,9 @@ pub enum NetworkError {
         /// The first such lane (`0..16`).
         lane: usize,
     },
+    /// A version 1 file's output weight or bias does not fit its type once brought to the
+    /// output scale of version 2 (multiplied by 4; see [`QB`](crate::QB)).
+    Version1OutOfRange,
 }
 
 /// The three arrays of a network, named in [`NetworkError::WrongPartLength`].
@@ -94,7 +97,7 @@ impl fmt::Display for NetworkError {
         match *self {
             NetworkError::BadMagic => f.write_str("not a Cutoff network file (it does not start with CUTOFFNN)"),
             NetworkError::UnsupportedVersion(v) => {
-                write!(f, "network file format version {v} is not supported (this engine reads version 1)")
+                write!(f, "network file format version {v} is not supported (this engine reads versions 1 and 2)")
             }
             NetworkError::BadHiddenSize(n) => write!(
                 f,
@@ -123,6 +126,9 @@ impl fmt::Display for NetworkError {
             NetworkError::OutputCouldOverflow { lane } => write!(
                 f,
                 "the network's output weights are too large: the output sum could overflow 32 bits (lane {lane})"
+            ),
+            NetworkError::Version1OutOfRange => f.write_str(
+                "the version 1 network's output weights are too large for the output scale of version 2 (64 to 256)",
             ),
         }
     }

@@ -1,9 +1,9 @@
-//! The network file, version 1 (little-endian throughout):
+//! The network file, version 2 (little-endian throughout):
 //!
 //! | bytes | field |
 //! | --- | --- |
 //! | 8 | magic `CUTOFFNN` |
-//! | 4 | `u32` version = 1 |
+//! | 4 | `u32` version = 2 |
 //! | 4 | `u32` hidden size N |
 //! | 4 | `u32` output buckets = 1 |
 //! | 4 | `u32` reserved = 0 |
@@ -12,6 +12,9 @@
 //! | 2 × 2N | `i16` output weights, side to move's half first |
 //! | 4 | `i32` output bias |
 //! | 8 | `u64` FNV-1a-64 of every byte before it |
+//!
+//! Version 1 has the same layout with the output weights scaled by 64 instead of
+//! [`QB`](crate::QB) = 256 (the output bias by `QA × 64`); it is read by multiplying them by 4.
 
 use alloc::vec::Vec;
 
@@ -19,12 +22,14 @@ use crate::network::check_hidden;
 use crate::{INPUTS, Network, NetworkError};
 
 const MAGIC: &[u8; 8] = b"CUTOFFNN";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
+/// Version 1 stored the output weights at 1/4 of today's scale.
+const V1_OUTPUT_FACTOR: i16 = (crate::QB / 64) as i16;
 const OUTPUT_BUCKETS: u32 = 1;
 const HEADER_LEN: usize = 24;
 const CHECKSUM_LEN: usize = 8;
 
-/// The length in bytes of a version 1 file for hidden size `n`.
+/// The length in bytes of a file (version 1 or 2) for hidden size `n`.
 const fn file_len(n: usize) -> usize {
     HEADER_LEN + 2 * (INPUTS * n + n + 2 * n) + 4 + CHECKSUM_LEN
 }
@@ -46,7 +51,8 @@ fn read_i16s(bytes: &[u8]) -> Vec<i16> {
 }
 
 impl Network {
-    /// Reads a network file (format version 1; see the crate documentation). The file is
+    /// Reads a network file (format version 2, or version 1, whose output weights and bias are
+    /// multiplied by 4 to today's [`QB`](crate::QB); see the crate documentation). The file is
     /// checked in this order: magic, header, length, checksum, then the overflow proofs of
     /// [`Network::from_parts`].
     ///
@@ -55,8 +61,8 @@ impl Network {
     /// [`NetworkError::BadMagic`], [`NetworkError::UnsupportedVersion`],
     /// [`NetworkError::BadHiddenSize`], [`NetworkError::UnsupportedOutputBuckets`],
     /// [`NetworkError::ReservedNotZero`], [`NetworkError::WrongLength`],
-    /// [`NetworkError::ChecksumMismatch`], [`NetworkError::AccumulatorCouldOverflow`] or
-    /// [`NetworkError::OutputCouldOverflow`].
+    /// [`NetworkError::ChecksumMismatch`], [`NetworkError::Version1OutOfRange`],
+    /// [`NetworkError::AccumulatorCouldOverflow`] or [`NetworkError::OutputCouldOverflow`].
     ///
     /// ```
     /// use cutoff_nnue::{INPUTS, Network, NetworkError};
@@ -76,7 +82,7 @@ impl Network {
             return Err(NetworkError::WrongLength { expected: HEADER_LEN, found });
         }
         let version = u32_at(bytes, 8);
-        if version != VERSION {
+        if version != VERSION && version != 1 {
             return Err(NetworkError::UnsupportedVersion(version));
         }
         let hidden = usize::try_from(u32_at(bytes, 12)).unwrap_or(usize::MAX);
@@ -109,16 +115,19 @@ impl Network {
         let &[b0, b1, b2, b3] = output_bias else {
             return Err(NetworkError::WrongLength { expected, found }); // unreachable: lengths add up
         };
-        Network::from_parts(
-            hidden,
-            read_i16s(feature_weights),
-            read_i16s(feature_bias),
-            read_i16s(output_weights),
-            i32::from_le_bytes([b0, b1, b2, b3]),
-        )
+        let mut output_weights = read_i16s(output_weights);
+        let mut output_bias = i32::from_le_bytes([b0, b1, b2, b3]);
+        if version == 1 {
+            for w in &mut output_weights {
+                *w = w.checked_mul(V1_OUTPUT_FACTOR).ok_or(NetworkError::Version1OutOfRange)?;
+            }
+            output_bias =
+                output_bias.checked_mul(i32::from(V1_OUTPUT_FACTOR)).ok_or(NetworkError::Version1OutOfRange)?;
+        }
+        Network::from_parts(hidden, read_i16s(feature_weights), read_i16s(feature_bias), output_weights, output_bias)
     }
 
-    /// The network file (format version 1) of this network; [`Network::from_bytes`] reads it
+    /// The network file (format version 2) of this network; [`Network::from_bytes`] reads it
     /// back.
     ///
     /// ```
@@ -126,7 +135,7 @@ impl Network {
     /// let net = Network::from_parts(32, vec![0; INPUTS * 32], vec![0; 32], vec![0; 64], 0).unwrap();
     /// let bytes = net.to_bytes();
     /// assert_eq!(&bytes[..8], b"CUTOFFNN");
-    /// assert_eq!(bytes[8..24], [1, 0, 0, 0, 32, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]); // version, N, buckets, reserved
+    /// assert_eq!(bytes[8..24], [2, 0, 0, 0, 32, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]); // version, N, buckets, reserved
     /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
         let n = self.hidden();

@@ -35,7 +35,7 @@ const _: () = assert!((2 * MAX_HIDDEN / BLOCK) as u64 * 258 <= MAX_LANE_SUM);
 /// use cutoff_nnue::{INPUTS, Network};
 /// // Every weight zero except the output bias: a constant evaluation.
 /// let n = 32;
-/// let net = Network::from_parts(n, vec![0; INPUTS * n], vec![0; n], vec![0; 2 * n], 50 * 255 * 64 / 200).unwrap();
+/// let net = Network::from_parts(n, vec![0; INPUTS * n], vec![0; n], vec![0; 2 * n], 50 * 255 * 256 / 200).unwrap();
 /// assert_eq!(net.evaluate(&Board::default()), 50);
 /// assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
 /// ```
@@ -102,7 +102,7 @@ fn check_output(weights: &[i16]) -> Result<(), NetworkError> {
 /// `(sum / QA + bias) × SCALE / (QA × QB)` centipawns, each division truncating toward zero.
 ///
 /// Computed in `i64`. `|sum| ≤ 16 × i32::MAX` (16 lanes, each proven to fit), so the result
-/// is at most about `5.6 × 10⁷` in magnitude and fits an `i32`.
+/// is at most about `7 × 10⁶` in magnitude and fits an `i32`.
 #[inline]
 fn centipawns(sum: i64, bias: i32) -> i32 {
     let cp = (sum / i64::from(QA) + i64::from(bias)) * i64::from(SCALE) / i64::from(QA * QB);
@@ -132,7 +132,7 @@ impl Network {
     ///   lanes, lane `j` holding the terms of the output weights `w[k]` with `k % 16 == j`;
     ///   each term is at most `QA² × |w[k]|`, so for every lane `QA² × Σ|w[k]| ≤ i32::MAX`
     ///   (that is, `Σ|w[k]| ≤ 33025`) is required. A lane has at most 128 weights (N = 1024),
-    ///   so output weights within ±258 (±4.03 before quantisation) always pass.
+    ///   so output weights within ±258 (±1.01 before quantisation) always pass.
     ///
     /// ```
     /// use cutoff_nnue::{INPUTS, Network, NetworkError, NetworkPart};
@@ -223,11 +223,11 @@ impl Network {
     /// use cutoff_nnue::{INPUTS, Network};
     /// let n = 16;
     /// // Feature weights of 1 on every neuron: each accumulator holds the number of pieces.
-    /// // One output weight of 100 on the side to move's first neuron.
+    /// // One output weight of 400 on the side to move's first neuron.
     /// let mut out = vec![0; 2 * n];
-    /// out[0] = 100;
+    /// out[0] = 400;
     /// let net = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], out, 0).unwrap();
-    /// // 32 pieces: sum = screlu(32) * 100 = 102400, and 102400 / 255 * 200 / (255 * 64) = 4.
+    /// // 32 pieces: sum = screlu(32) * 400 = 409600, and 409600 / 255 * 200 / (255 * 256) = 4.
     /// assert_eq!(net.evaluate(&Board::default()), 4);
     /// ```
     pub fn evaluate(&self, board: &Board) -> i32 {
@@ -295,7 +295,7 @@ mod tests {
         w[16] -= 1;
         let net = Network::from_parts(16, vec![0; INPUTS * 16], vec![255; 16], w, 0).unwrap();
         let acc = [255i16; 16];
-        let expected = (MAX_LANE_SUM as i64 * 65_025) / 255 * 200 / (255 * 64);
+        let expected = (MAX_LANE_SUM as i64 * 65_025) / 255 * 200 / (255 * 256);
         assert_eq!(i64::from(net.output(&acc, &acc)), expected);
     }
 
@@ -326,9 +326,9 @@ mod tests {
         assert_eq!(centipawns(i64::from(one) * i64::from(QA), 0), SCALE);
         assert_eq!(centipawns(1, 1), 0);
         assert_eq!(centipawns(-1, -1), 0);
-        assert_eq!(centipawns(-300 * i64::from(QA), 0), -3); // -3.68 truncates to -3
+        assert_eq!(centipawns(-1200 * i64::from(QA), 0), -3); // -3.68 truncates to -3
         // The largest possible magnitude fits an i32 comfortably.
-        assert_eq!(centipawns(16 * i64::from(i32::MAX), i32::MAX), 27_968_476);
-        assert_eq!(centipawns(-16 * i64::from(i32::MAX), i32::MIN), -27_968_476);
+        assert_eq!(centipawns(16 * i64::from(i32::MAX), i32::MAX), 6_992_119);
+        assert_eq!(centipawns(-16 * i64::from(i32::MAX), i32::MIN), -6_992_119);
     }
 }

@@ -3,7 +3,8 @@
 
 mod common;
 
-use cutoff_nnue::{INPUTS, Network, NetworkError, NetworkPart};
+use cutoff_board::{Board, Color};
+use cutoff_nnue::{INPUTS, Network, NetworkError, NetworkPart, feature_index};
 
 /// FNV-1a-64, written again here from its definition, to build files by hand.
 fn fnv1a64(bytes: &[u8]) -> u64 {
@@ -70,7 +71,7 @@ fn the_layout_is_the_documented_one() {
     let feature_bias: Vec<i16> = (0..n).map(|i| 100 + i as i16).collect();
     let output_weights: Vec<i16> = (0..2 * n).map(|i| -50 + i as i16).collect();
     let output_bias = -123_456_789;
-    let handmade = handmade_file([1, 16, 1, 0], &feature_weights, &feature_bias, &output_weights, output_bias);
+    let handmade = handmade_file([2, 16, 1, 0], &feature_weights, &feature_bias, &output_weights, output_bias);
     let network =
         Network::from_parts(n, feature_weights.clone(), feature_bias.clone(), output_weights.clone(), output_bias)
             .unwrap();
@@ -83,6 +84,56 @@ fn the_layout_is_the_documented_one() {
     // Feature-major: weight (feature 1, neuron 0) follows the 16 weights of feature 0.
     let at = 24 + 2 * 16;
     assert_eq!(i16::from_le_bytes([handmade[at], handmade[at + 1]]), feature_weights[16]);
+}
+
+#[test]
+fn version_1_files_are_read_at_the_output_scale_of_version_2() {
+    // Version 1 stored the output weights at 1/4 of today's scale (QB 64, not 256).
+    let n = 16;
+    let feature_weights: Vec<i16> = (0..INPUTS * n).map(|i| (i % 61) as i16 - 30).collect();
+    let feature_bias: Vec<i16> = (0..n).map(|i| 100 + i as i16).collect();
+    let v1_output: Vec<i16> = (0..2 * n).map(|i| -50 + 7 * i as i16).collect();
+    let v1_bias = -1_234_567;
+    let v1 = handmade_file([1, 16, 1, 0], &feature_weights, &feature_bias, &v1_output, v1_bias);
+    let read = Network::from_bytes(&v1).unwrap();
+    let scaled: Vec<i16> = v1_output.iter().map(|&w| 4 * w).collect();
+    let expected = Network::from_parts(n, feature_weights.clone(), feature_bias.clone(), scaled, 4 * v1_bias).unwrap();
+    assert_eq!(read, expected);
+    // Written back, it is a version 2 file.
+    assert_eq!(read.to_bytes()[8], 2);
+    // The same evaluations as the version 1 formula, up to the last division's truncation.
+    let v1_evaluate = |board: &Board| -> i64 {
+        let accumulator = |perspective: Color| -> Vec<i64> {
+            let mut acc: Vec<i64> = feature_bias.iter().map(|&b| i64::from(b)).collect();
+            for sq in board.occupied() {
+                let piece = board.piece_on(sq).unwrap();
+                let feature = feature_index(perspective, piece.color(), piece.kind(), sq);
+                for (a, &w) in acc.iter_mut().zip(&feature_weights[feature * n..(feature + 1) * n]) {
+                    *a += i64::from(w);
+                }
+            }
+            acc
+        };
+        let stm = board.side_to_move();
+        let (ours, theirs) = (accumulator(stm), accumulator(!stm));
+        let screlu = |x: i64| x.clamp(0, 255) * x.clamp(0, 255);
+        let sum: i64 = (0..n)
+            .map(|i| screlu(ours[i]) * i64::from(v1_output[i]) + screlu(theirs[i]) * i64::from(v1_output[n + i]))
+            .sum();
+        (sum / 255 + i64::from(v1_bias)) * 200 / (255 * 64)
+    };
+    for board in common::all_starts() {
+        let (new, old) = (i64::from(read.evaluate(&board)), v1_evaluate(&board));
+        assert!((new - old).abs() <= 1, "{board}: {new} against {old}");
+    }
+
+    // Output weights or a bias that do not fit once multiplied by 4.
+    let mut too_big = v1_output.clone();
+    too_big[3] = 8192;
+    let file = handmade_file([1, 16, 1, 0], &feature_weights, &feature_bias, &too_big, 0);
+    assert_eq!(Network::from_bytes(&file), Err(NetworkError::Version1OutOfRange));
+    let file = handmade_file([1, 16, 1, 0], &feature_weights, &feature_bias, &v1_output, i32::MIN / 2);
+    assert_eq!(Network::from_bytes(&file), Err(NetworkError::Version1OutOfRange));
 }
 
 #[test]
@@ -100,9 +151,11 @@ fn each_corruption_gets_its_error() {
     assert_eq!(read(b"CUTOFF"), NetworkError::BadMagic);
 
     // Header fields (checked before the checksum, so they are named even in a stale file).
-    let mut bad = good.clone();
-    set_u32(&mut bad, 8, 2);
-    assert_eq!(read(&bad), NetworkError::UnsupportedVersion(2));
+    for version in [0, 3, u32::MAX] {
+        let mut bad = good.clone();
+        set_u32(&mut bad, 8, version);
+        assert_eq!(read(&bad), NetworkError::UnsupportedVersion(version));
+    }
     for hidden in [17, 0, 8, 1040, 2048, u32::MAX] {
         let mut bad = good.clone();
         set_u32(&mut bad, 12, hidden);
@@ -143,13 +196,13 @@ fn each_corruption_gets_its_error() {
     let mut big_output = ow.clone();
     big_output[5] = 20_000;
     big_output[21] = 20_000; // the same lane as 5: together over 33025
-    let file = handmade_file([1, 16, 1, 0], &fw, &fb, &big_output, 0);
+    let file = handmade_file([2, 16, 1, 0], &fw, &fb, &big_output, 0);
     assert_eq!(read(&file), NetworkError::OutputCouldOverflow { lane: 5 });
     let mut big_features = fw.clone();
     for feature in 0..32 {
         big_features[feature * 20 * n + 9] = 1_100; // 32 × 1100 > 32767 for neuron 9
     }
-    let file = handmade_file([1, 16, 1, 0], &big_features, &fb, &ow, 0);
+    let file = handmade_file([2, 16, 1, 0], &big_features, &fb, &ow, 0);
     assert_eq!(read(&file), NetworkError::AccumulatorCouldOverflow { neuron: 9 });
     // And a file whose checksum was redone after a weight was raised.
     let mut raised = good.clone();
@@ -197,7 +250,8 @@ fn from_parts_checks_sizes() {
 fn error_messages_are_one_line_and_say_what_is_wrong() {
     let errors = [
         (NetworkError::BadMagic, "CUTOFFNN"),
-        (NetworkError::UnsupportedVersion(2), "version 2"),
+        (NetworkError::UnsupportedVersion(3), "version 3"),
+        (NetworkError::Version1OutOfRange, "version 1"),
         (NetworkError::BadHiddenSize(17), "17"),
         (NetworkError::UnsupportedOutputBuckets(2), "2 output buckets"),
         (NetworkError::ReservedNotZero(7), "reserved"),

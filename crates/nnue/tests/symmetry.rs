@@ -111,7 +111,7 @@ fn reference_eval(network: &Network, board: &Board) -> i64 {
     for i in 0..n {
         sum += screlu(ours[i]) * i64::from(w[i]) + screlu(theirs[i]) * i64::from(w[n + i]);
     }
-    (sum / 255 + i64::from(network.output_bias())) * 200 / (255 * 64)
+    (sum / 255 + i64::from(network.output_bias())) * 200 / (255 * 256)
 }
 
 #[test]
