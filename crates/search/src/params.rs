@@ -294,7 +294,8 @@ pub(crate) const QS_MAX_EVASION_PLY: u32 = 6;
 pub(crate) const STOP_GRACE_NODES: u64 = 8192;
 /// The main thread looks at the clock and the node count of all threads every this many
 /// nodes: 256 nodes are about 0.3 ms at the network's speed (0.1 ms with the hand-crafted
-/// evaluation), and reading the clock that often costs nothing measurable.
+/// evaluation), and reading the clock that often costs nothing measurable: `cutoff bench 6`
+/// under callgrind ran 1,084,866,595 instructions against 1,084,782,291 with 1024 (+0.008 %).
 pub(crate) const CHECK_LIMITS_EVERY: u64 = 256;
 
 /// Time management: the soft-limit factor by how many iterations in a row had the same best
