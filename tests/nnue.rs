@@ -24,7 +24,7 @@ fn material_network(bias_cp: i32) -> Network {
     out[0] = one; // own pieces, side to move's perspective
     out[1] = -one; // enemy pieces, side to move's perspective
     let bias = bias_cp * 255 * cutoff_nnue::QB / cutoff_nnue::SCALE;
-    Network::from_parts(n, weights, vec![0; n], out, bias).unwrap()
+    Network::from_parts(n, weights, vec![0; n], out, vec![bias]).unwrap()
 }
 
 /// The score of the last `info ... score cp N` line of a search.

@@ -2,15 +2,16 @@
 //! and writes the quantised network file.
 //!
 //! The trainer is plain Rust on the CPU, in `f32`, because the network is small: `(768 -> N)
-//! x 2 -> 1` with a sparse input (about 30 of 768 features are set in a position). A forward
+//! x 2 -> B` (B output buckets by piece count, usually 1 or 8) with a sparse input (about 30 of 768 features are set in a position). A forward
 //! and backward pass costs about `4 * 30 * N` multiply-adds per position, a few hundred
 //! thousand positions a second on one core for N = 128, so a first network trains on the
 //! 2-core development machine in minutes and no GPU, Python or extra dependency is needed.
 //!
 //! * **Model.** For each perspective the accumulator is `b1 + sum of the rows of W1` of the set
 //!   features (the same `W1` for both perspectives, as the engine uses it), the activation is
-//!   SCReLU `clamp(x, 0, 1)^2`, and the output is `b2 + W2 . [act(stm) ; act(other)]`. The
-//!   evaluation in centipawns is `out * SCALE` (200).
+//!   SCReLU `clamp(x, 0, 1)^2`, and the output is `b2[b] + W2[b] . [act(stm) ; act(other)]`
+//!   for the position's output bucket `b` (`cutoff_nnue::output_bucket` of its piece count).
+//!   The evaluation in centipawns is `out * SCALE` (200).
 //! * **Target.** `lambda * result + (1 - lambda) * sigmoid(score / SCALE)`, from the side to
 //!   move's view; positions without a score use the result alone. The loss is the mean
 //!   squared error of `sigmoid(out)` against the target.
@@ -69,6 +70,11 @@ pub struct TrainArgs {
     /// Hidden neurons per perspective (a multiple of 16).
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
+
+    /// Output buckets by piece count (1 to 8; see `cutoff_nnue::output_bucket`): each bucket
+    /// has its own output weights and bias.
+    #[arg(long, default_value_t = 1)]
+    pub output_buckets: usize,
 
     /// Passes over the training positions.
     #[arg(long, default_value_t = 30)]
@@ -282,31 +288,43 @@ impl Rng {
     }
 }
 
-/// The float network; all weights in one vector `[W1 | b1 | W2 | b2]` so that Adam and the
-/// gradient sums treat them alike.
+/// The float network; all weights in one vector `[W1 | b1 | W2 | b2]` (`W2`: one block of
+/// `2 * hidden` per output bucket, `b2`: one bias per bucket) so that Adam and the gradient
+/// sums treat them alike.
 #[derive(Clone, Debug)]
 struct Model {
     hidden: usize,
+    buckets: usize,
     params: Vec<f32>,
 }
 
 impl Model {
-    fn new(hidden: usize, rng: &mut Rng) -> Model {
-        let mut params = vec![0.0; Self::size(hidden)];
+    fn new(hidden: usize, buckets: usize, rng: &mut Rng) -> Model {
+        let mut params = vec![0.0; Self::size(hidden, buckets)];
         let a1 = 1.0 / (768f32).sqrt();
         for w in &mut params[..768 * hidden] {
             *w = rng.uniform(a1);
         }
         let a2 = 1.0 / ((2 * hidden) as f32).sqrt();
         let w2 = 769 * hidden;
-        for w in &mut params[w2..w2 + 2 * hidden] {
+        for w in &mut params[w2..w2 + buckets * 2 * hidden] {
             *w = rng.uniform(a2);
         }
-        Model { hidden, params }
+        Model { hidden, buckets, params }
     }
 
-    fn size(hidden: usize) -> usize {
-        768 * hidden + hidden + 2 * hidden + 1
+    fn size(hidden: usize, buckets: usize) -> usize {
+        769 * hidden + buckets * (2 * hidden + 1)
+    }
+
+    /// Where `W2` starts in `params`.
+    fn w2_start(&self) -> usize {
+        769 * self.hidden
+    }
+
+    /// Where `b2` starts in `params`.
+    fn b2_start(&self) -> usize {
+        self.w2_start() + self.buckets * 2 * self.hidden
     }
 
     fn w1(&self) -> &[f32] {
@@ -315,17 +333,27 @@ impl Model {
     fn b1(&self) -> &[f32] {
         &self.params[768 * self.hidden..769 * self.hidden]
     }
-    fn w2(&self) -> &[f32] {
-        &self.params[769 * self.hidden..771 * self.hidden]
+    /// The output weights of every bucket.
+    fn w2_all(&self) -> &[f32] {
+        &self.params[self.w2_start()..self.b2_start()]
     }
-    fn b2(&self) -> f32 {
-        self.params[771 * self.hidden]
+    /// The output weights of `bucket`.
+    fn w2(&self, bucket: usize) -> &[f32] {
+        &self.w2_all()[bucket * 2 * self.hidden..(bucket + 1) * 2 * self.hidden]
+    }
+    fn b2(&self) -> &[f32] {
+        &self.params[self.b2_start()..]
+    }
+
+    /// The output bucket of a position with these features (one per piece).
+    fn bucket(&self, features: &[[u16; 2]]) -> usize {
+        cutoff_nnue::output_bucket(features.len() as u32, self.buckets)
     }
 
     /// Clips the output weights to `[-CLIP_OUTPUT, CLIP_OUTPUT]` (after each optimiser step).
     fn clip_output(&mut self) {
-        let n = self.hidden;
-        for w in &mut self.params[769 * n..771 * n] {
+        let (start, end) = (self.w2_start(), self.b2_start());
+        for w in &mut self.params[start..end] {
             *w = w.clamp(-CLIP_OUTPUT, CLIP_OUTPUT);
         }
     }
@@ -345,11 +373,11 @@ impl Model {
         }
     }
 
-    /// The output (before the sigmoid) from the accumulators.
-    fn output(&self, acc: &[f32], other: &[f32]) -> f32 {
-        let w2 = self.w2();
+    /// The output (before the sigmoid) of `bucket` from the accumulators.
+    fn output(&self, acc: &[f32], other: &[f32], bucket: usize) -> f32 {
+        let w2 = self.w2(bucket);
         let n = self.hidden;
-        let mut out = self.b2();
+        let mut out = self.b2()[bucket];
         for (a, w) in acc.iter().zip(&w2[..n]) {
             let c = a.clamp(0.0, 1.0);
             out += c * c * w;
@@ -366,15 +394,17 @@ impl Model {
         let n = self.hidden;
         let Scratch { acc, other, d_acc, d_other } = scratch;
         self.accumulate(features, acc, other);
-        let out = self.output(acc, other);
+        let bucket = self.bucket(features);
+        let out = self.output(acc, other, bucket);
         let p = sigmoid(out);
         let err = p - target;
         let d_out = 2.0 * err * p * (1.0 - p);
-        let w2 = self.w2();
+        let w2 = self.w2(bucket);
         let (g_w1, rest) = grad.split_at_mut(768 * n);
         let (g_b1, rest) = rest.split_at_mut(n);
-        let (g_w2, g_b2) = rest.split_at_mut(2 * n);
-        g_b2[0] += d_out;
+        let (g_w2, g_b2) = rest.split_at_mut(self.buckets * 2 * n);
+        let g_w2 = &mut g_w2[bucket * 2 * n..(bucket + 1) * 2 * n];
+        g_b2[bucket] += d_out;
         for j in 0..n {
             let (a, o) = (acc[j], other[j]);
             let (ca, co) = (a.clamp(0.0, 1.0), o.clamp(0.0, 1.0));
@@ -398,7 +428,7 @@ impl Model {
     /// The evaluation in centipawns (float).
     fn eval_cp(&self, features: &[[u16; 2]], scratch: &mut Scratch) -> f32 {
         self.accumulate(features, &mut scratch.acc, &mut scratch.other);
-        self.output(&scratch.acc, &scratch.other) * spec::SCALE
+        self.output(&scratch.acc, &scratch.other, self.bucket(features)) * spec::SCALE
     }
 
     /// The quantised parts in the order of the network file.
@@ -408,8 +438,8 @@ impl Model {
             hidden: self.hidden,
             feature_weights: self.w1().iter().map(|&w| q(w, spec::QA)).collect(),
             feature_bias: self.b1().iter().map(|&w| q(w, spec::QA)).collect(),
-            output_weights: self.w2().iter().map(|&w| q(w, spec::QB)).collect(),
-            output_bias: (self.b2() * spec::QA * spec::QB).round() as i32,
+            output_weights: self.w2_all().iter().map(|&w| q(w, spec::QB)).collect(),
+            output_bias: self.b2().iter().map(|&b| (b * spec::QA * spec::QB).round() as i32).collect(),
         }
     }
 }
@@ -421,7 +451,8 @@ struct Quantised {
     feature_weights: Vec<i16>,
     feature_bias: Vec<i16>,
     output_weights: Vec<i16>,
-    output_bias: i32,
+    /// One per bucket.
+    output_bias: Vec<i32>,
 }
 
 impl Quantised {
@@ -449,13 +480,15 @@ impl Quantised {
             }
         }
         let (qa, qb) = (spec::QA as i64, spec::QB as i64);
+        let bucket = cutoff_nnue::output_bucket(features.len() as u32, self.output_bias.len());
+        let w = &self.output_weights[bucket * 2 * n..(bucket + 1) * 2 * n];
         let mut sum: i64 = 0;
         for j in 0..n {
             let c = i64::from(acc[j].clamp(0, qa as i32));
             let d = i64::from(other[j].clamp(0, qa as i32));
-            sum += c * c * i64::from(self.output_weights[j]) + d * d * i64::from(self.output_weights[n + j]);
+            sum += c * c * i64::from(w[j]) + d * d * i64::from(w[n + j]);
         }
-        ((sum / qa + i64::from(self.output_bias)) * spec::SCALE as i64 / (qa * qb)) as i32
+        ((sum / qa + i64::from(self.output_bias[bucket])) * spec::SCALE as i64 / (qa * qb)) as i32
     }
 }
 
@@ -612,6 +645,14 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.hidden > 1024 {
         return Err(format!("--hidden must be a multiple of 16 from 16 to 1024, not {}", args.hidden).into());
     }
+    if !(1..=cutoff_nnue::MAX_OUTPUT_BUCKETS).contains(&args.output_buckets) {
+        return Err(format!(
+            "--output-buckets must be 1 to {}, not {}",
+            cutoff_nnue::MAX_OUTPUT_BUCKETS,
+            args.output_buckets
+        )
+        .into());
+    }
     let validation_lambda = args.validation_lambda.unwrap_or(args.lambda);
     if !(0.0..=1.0).contains(&args.lambda) || !(0.0..=1.0).contains(&validation_lambda) {
         return Err("--lambda and --validation-lambda must be between 0 and 1".into());
@@ -651,13 +692,14 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
 
     let mut rng = Rng::new(args.seed);
     eprintln!(
-        "train: {} positions from {} in {:.1} s; {} training, {} validation; (768 -> {}) x 2 -> 1, {} threads",
+        "train: {} positions from {} in {:.1} s; {} training, {} validation; (768 -> {}) x 2 -> {}, {} threads",
         data.positions.len(),
         names.join(", "),
         started.elapsed().as_secs_f64(),
         training.len(),
         validation.len(),
         args.hidden,
+        args.output_buckets,
         threads
     );
 
@@ -665,7 +707,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         "train: the hand-crafted evaluation's loss with the same target: validation {:.6}",
         hce_loss(&data, validation, validation_lambda)
     );
-    let mut model = Model::new(args.hidden, &mut rng);
+    let mut model = Model::new(args.hidden, args.output_buckets, &mut rng);
     let mut adam = Adam::new(model.params.len());
     let mut grads = vec![vec![0.0f32; model.params.len()]; CHUNKS];
     let batches = training.len().div_ceil(args.batch);
@@ -760,10 +802,16 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
 
     #[test]
     fn training_lowers_the_loss_and_the_file_evaluates_as_the_float_model() {
+        for buckets in [1, 8] {
+            train_and_check(buckets);
+        }
+    }
+
+    fn train_and_check(buckets: usize) {
         let data = dataset();
         let set: Vec<u32> = (0..data.positions.len() as u32).collect();
         let mut rng = Rng::new(7);
-        let mut model = Model::new(16, &mut rng);
+        let mut model = Model::new(16, buckets, &mut rng);
         let mut adam = Adam::new(model.params.len());
         let mut grads = vec![vec![0.0f32; model.params.len()]; CHUNKS];
         let before = loss(&model, &data, &set, 0.5, 1);
@@ -773,7 +821,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
             model.clip_output();
         }
         let after = loss(&model, &data, &set, 0.5, 1);
-        assert!(after < before / 2.0, "loss {before} -> {after}");
+        assert!(after < before / 2.0, "{buckets} buckets: loss {before} -> {after}");
 
         // The engine's inference computes exactly the trainer's quantised evaluation, and the
         // quantised evaluation stays within a few centipawns of the float one.
@@ -785,7 +833,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
             let fen: Vec<&str> = line.split_whitespace().take(4).collect();
             let board = Board::from_fen(&format!("{} 0 1", fen.join(" ")), CastlingMode::Standard).unwrap();
             let features = data.features(p);
-            assert_eq!(reread.evaluate(&board), quantised.eval_cp(features), "{line}");
+            assert_eq!(reread.evaluate(&board), quantised.eval_cp(features), "{buckets} buckets: {line}");
             let float = model.eval_cp(features, &mut scratch);
             assert!((float - quantised.eval_cp(features) as f32).abs() <= 5.0, "{line}: {float}");
         }
@@ -822,11 +870,65 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
     fn gradients_do_not_depend_on_the_thread_count() {
         let data = dataset();
         let set: Vec<u32> = (0..data.positions.len() as u32).collect();
-        let model = Model::new(32, &mut Rng::new(3));
+        let model = Model::new(32, 8, &mut Rng::new(3));
         let mut grads = vec![vec![0.0f32; model.params.len()]; CHUNKS];
         let (one, e1) = batch_gradient(&model, &data, &set, 0.5, 1, &mut grads);
         let (three, e3) = batch_gradient(&model, &data, &set, 0.5, 3, &mut grads);
         assert_eq!(one, three);
         assert_eq!(e1, e3);
+    }
+
+    #[test]
+    fn gradients_match_finite_differences() {
+        // Positions of 3, 24 and 32 pieces: buckets 0, 5 and 7 of 8.
+        let data = dataset();
+        let set: Vec<u32> = (0..data.positions.len() as u32).collect();
+        let mut model = Model::new(16, 8, &mut Rng::new(5));
+        // Biases that put most neurons inside SCReLU's curved part, where gradients flow.
+        let n = model.hidden;
+        for b in &mut model.params[768 * n..769 * n] {
+            *b = 0.3;
+        }
+        let mut grads = vec![vec![0.0f32; model.params.len()]; CHUNKS];
+        let (grad, _) = batch_gradient(&model, &data, &set, 0.5, 1, &mut grads);
+        // The summed squared error over the set, in f64 for a clean difference quotient.
+        let error = |m: &Model| -> f64 {
+            let mut scratch = Scratch::new(m.hidden);
+            set.iter()
+                .map(|&i| {
+                    let p = &data.positions[i as usize];
+                    let e = f64::from(sigmoid(m.eval_cp(data.features(p), &mut scratch) / spec::SCALE))
+                        - f64::from(target(p, 0.5));
+                    e * e
+                })
+                .sum::<f64>()
+                / set.len() as f64
+        };
+        let feature = data.features(&data.positions[2])[0][0] as usize; // a piece of a 3-piece position
+        let (w2, b2) = (model.w2_start(), model.b2_start());
+        let checked = [
+            feature * n + 3,        // a feature weight
+            768 * n + 5,            // a feature bias
+            w2 + 7,                 // bucket 0, side to move
+            w2 + 7 * 2 * n + n + 2, // bucket 7, other side
+            b2,                     // bucket 0's bias
+            b2 + 7,                 // bucket 7's bias
+        ];
+        for index in checked {
+            let h = 1e-2;
+            let (mut plus, mut minus) = (model.clone(), model.clone());
+            plus.params[index] += h;
+            minus.params[index] -= h;
+            let numeric = (error(&plus) - error(&minus)) / (2.0 * f64::from(h));
+            let analytic = f64::from(grad[index]);
+            assert!(
+                (numeric - analytic).abs() <= 1e-3 * numeric.abs().max(analytic.abs()) + 1e-6,
+                "parameter {index}: analytic {analytic}, numeric {numeric}"
+            );
+            assert!(analytic.abs() > 1e-7, "parameter {index} has no gradient to check");
+        }
+        // Buckets no position uses get no gradient.
+        assert!(grad[w2 + 3 * 2 * n..w2 + 4 * 2 * n].iter().all(|&g| g == 0.0));
+        assert_eq!(grad[b2 + 3], 0.0);
     }
 }

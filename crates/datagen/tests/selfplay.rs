@@ -190,7 +190,7 @@ fn games_with_a_network_are_legal_and_the_settings_name_it() {
         row[feature % n] = (feature % 7) as i16 - 3;
     }
     let out: Vec<i16> = (0..2 * n as i16).map(|i| i % 5 - 2).collect();
-    let net = cutoff_nnue::Network::from_parts(n, weights, vec![10; n], out, 0).unwrap();
+    let net = cutoff_nnue::Network::from_parts(n, weights, vec![10; n], out, vec![0]).unwrap();
 
     let dir = temp_dir("network");
     let mut with_net = config(&dir, 2, 5, 1);

@@ -93,7 +93,7 @@ impl Change {
 ///
 /// let n = 16;
 /// let weights = (0..INPUTS * n).map(|i| (i % 7) as i16 - 3).collect();
-/// let net = Arc::new(Network::from_parts(n, weights, vec![10; n], vec![4; 2 * n], 0).unwrap());
+/// let net = Arc::new(Network::from_parts(n, weights, vec![10; n], vec![4; 2 * n], vec![0]).unwrap());
 /// let mut stack = AccumulatorStack::new(Arc::clone(&net));
 ///
 /// let mut board = Board::default();
@@ -102,7 +102,7 @@ impl Change {
 ///     let mv = board.parse_uci(uci).unwrap();
 ///     stack.push(&board, mv); // before the move is played on `board`
 ///     board.play_unchecked(mv);
-///     assert_eq!(stack.evaluate(board.side_to_move()), net.evaluate(&board));
+///     assert_eq!(stack.evaluate(&board), net.evaluate(&board));
 /// }
 /// assert_eq!(stack.ply(), 3);
 /// stack.pop();
@@ -218,11 +218,14 @@ impl AccumulatorStack {
         &self.data[start..start + n]
     }
 
-    /// The evaluation of the current ply's position, in centipawns from `side_to_move`'s
-    /// point of view: the same formula and result as [`Network::evaluate`] on that position.
+    /// The evaluation of the current ply's position `board`, in centipawns from its side to
+    /// move's point of view: the same formula and result as [`Network::evaluate`] on that
+    /// position. `board` must be the position the stack has followed to this ply (only its
+    /// side to move and its piece count are read).
     #[inline]
-    pub fn evaluate(&self, side_to_move: Color) -> i32 {
-        self.network.output(self.accumulator(side_to_move), self.accumulator(!side_to_move))
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        let stm = board.side_to_move();
+        self.network.output(self.accumulator(stm), self.accumulator(!stm), board.occupied().len())
     }
 }
 

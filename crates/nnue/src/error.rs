@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::{HIDDEN_STEP, MAX_HIDDEN, MIN_HIDDEN};
+use crate::{HIDDEN_STEP, MAX_HIDDEN, MAX_OUTPUT_BUCKETS, MIN_HIDDEN};
 
 /// Why [`Network::from_bytes`](crate::Network::from_bytes) or
 /// [`Network::from_parts`](crate::Network::from_parts) refused a network. Its `Display` is a
@@ -23,7 +23,8 @@ pub enum NetworkError {
     UnsupportedVersion(u32),
     /// The hidden-layer size is not a multiple of 16 from 16 to 1024.
     BadHiddenSize(usize),
-    /// The header asks for output buckets other than 1 (versions 1 and 2 have none).
+    /// The network has a number of output buckets other than 1 to 8 (version 1 files: other
+    /// than 1).
     UnsupportedOutputBuckets(u32),
     /// The header's reserved field is not 0.
     ReservedNotZero(u32),
@@ -59,11 +60,13 @@ pub enum NetworkError {
         /// The first such neuron (0-based).
         neuron: usize,
     },
-    /// The output sum could leave the `i32` range: for the output weights `w[k]` with
-    /// `k % 16 == lane`, `QA² × Σ|w[k]|` exceeds `i32::MAX` (any network whose output weights
-    /// are all within ±258 passes).
+    /// The output sum could leave the `i32` range: for the output weights `w[k]` of a bucket
+    /// with `k % 16 == lane`, `QA² × Σ|w[k]|` exceeds `i32::MAX` (any network whose output
+    /// weights are all within ±258 passes).
     OutputCouldOverflow {
-        /// The first such lane (`0..16`).
+        /// The first bucket with such a lane (0-based).
+        bucket: usize,
+        /// Its first such lane (`0..16`).
         lane: usize,
     },
     /// A version 1 file's output weight or bias does not fit its type once brought to the
@@ -78,7 +81,7 @@ pub enum NetworkPart {
     FeatureWeights,
     /// The N feature biases.
     FeatureBias,
-    /// The 2N output weights.
+    /// The B × 2N output weights.
     OutputWeights,
 }
 
@@ -104,7 +107,7 @@ impl fmt::Display for NetworkError {
                 "bad network hidden size {n} (it must be a multiple of {HIDDEN_STEP} from {MIN_HIDDEN} to {MAX_HIDDEN})"
             ),
             NetworkError::UnsupportedOutputBuckets(b) => {
-                write!(f, "the network has {b} output buckets (this engine supports only 1)")
+                write!(f, "the network has {b} output buckets (this engine supports 1 to {MAX_OUTPUT_BUCKETS})")
             }
             NetworkError::ReservedNotZero(r) => {
                 write!(f, "the network header's reserved field is {r}, not 0 (a newer format?)")
@@ -123,9 +126,9 @@ impl fmt::Display for NetworkError {
                 f,
                 "the network's feature weights are too large: hidden neuron {neuron} could overflow its 16-bit accumulator"
             ),
-            NetworkError::OutputCouldOverflow { lane } => write!(
+            NetworkError::OutputCouldOverflow { bucket, lane } => write!(
                 f,
-                "the network's output weights are too large: the output sum could overflow 32 bits (lane {lane})"
+                "the network's output weights are too large: the output sum could overflow 32 bits (bucket {bucket}, lane {lane})"
             ),
             NetworkError::Version1OutOfRange => f.write_str(
                 "the version 1 network's output weights are too large for the output scale of version 2 (64 to 256)",

@@ -5,33 +5,35 @@
 //! | 8 | magic `CUTOFFNN` |
 //! | 4 | `u32` version = 2 |
 //! | 4 | `u32` hidden size N |
-//! | 4 | `u32` output buckets = 1 |
+//! | 4 | `u32` output buckets B (1 to 8) |
 //! | 4 | `u32` reserved = 0 |
 //! | 2 × 768 × N | `i16` feature weights, feature-major |
 //! | 2 × N | `i16` feature biases |
-//! | 2 × 2N | `i16` output weights, side to move's half first |
-//! | 4 | `i32` output bias |
+//! | 2 × B × 2N | `i16` output weights, bucket by bucket, in each the side to move's half first |
+//! | 4 × B | `i32` output biases |
 //! | 8 | `u64` FNV-1a-64 of every byte before it |
 //!
-//! Version 1 has the same layout with the output weights scaled by 64 instead of
+//! Builds before output buckets read only B = 1 and refuse other files with
+//! [`NetworkError::UnsupportedOutputBuckets`], so B did not need a new version.
+//!
+//! Version 1 has the same layout with B = 1 and the output weights scaled by 64 instead of
 //! [`QB`](crate::QB) = 256 (the output bias by `QA × 64`); it is read by multiplying them by 4.
 
 use alloc::vec::Vec;
 
 use crate::network::check_hidden;
-use crate::{INPUTS, Network, NetworkError};
+use crate::{INPUTS, MAX_OUTPUT_BUCKETS, Network, NetworkError};
 
 const MAGIC: &[u8; 8] = b"CUTOFFNN";
 const VERSION: u32 = 2;
 /// Version 1 stored the output weights at 1/4 of today's scale.
 const V1_OUTPUT_FACTOR: i16 = (crate::QB / 64) as i16;
-const OUTPUT_BUCKETS: u32 = 1;
 const HEADER_LEN: usize = 24;
 const CHECKSUM_LEN: usize = 8;
 
-/// The length in bytes of a file (version 1 or 2) for hidden size `n`.
-const fn file_len(n: usize) -> usize {
-    HEADER_LEN + 2 * (INPUTS * n + n + 2 * n) + 4 + CHECKSUM_LEN
+/// The length in bytes of a file (version 1 or 2) for hidden size `n` and `b` output buckets.
+const fn file_len(n: usize, b: usize) -> usize {
+    HEADER_LEN + 2 * (INPUTS * n + n + b * 2 * n) + 4 * b + CHECKSUM_LEN
 }
 
 /// FNV-1a, 64 bits.
@@ -66,7 +68,7 @@ impl Network {
     ///
     /// ```
     /// use cutoff_nnue::{INPUTS, Network, NetworkError};
-    /// let net = Network::from_parts(16, vec![2; INPUTS * 16], vec![-1; 16], vec![5; 32], 7).unwrap();
+    /// let net = Network::from_parts(16, vec![2; INPUTS * 16], vec![-1; 16], vec![5; 32], vec![7]).unwrap();
     /// let mut bytes = net.to_bytes();
     /// assert_eq!(bytes.len(), 24 + 2 * (768 * 16 + 16 + 32) + 4 + 8);
     /// assert_eq!(Network::from_bytes(&bytes), Ok(net));
@@ -88,14 +90,16 @@ impl Network {
         let hidden = usize::try_from(u32_at(bytes, 12)).unwrap_or(usize::MAX);
         check_hidden(hidden)?;
         let buckets = u32_at(bytes, 16);
-        if buckets != OUTPUT_BUCKETS {
+        let max = if version == 1 { 1 } else { MAX_OUTPUT_BUCKETS as u32 };
+        if !(1..=max).contains(&buckets) {
             return Err(NetworkError::UnsupportedOutputBuckets(buckets));
         }
+        let buckets = buckets as usize;
         let reserved = u32_at(bytes, 20);
         if reserved != 0 {
             return Err(NetworkError::ReservedNotZero(reserved));
         }
-        let expected = file_len(hidden);
+        let expected = file_len(hidden, buckets);
         if found != expected {
             return Err(NetworkError::WrongLength { expected, found });
         }
@@ -111,18 +115,16 @@ impl Network {
         let body = &content[HEADER_LEN..];
         let (feature_weights, body) = body.split_at(2 * INPUTS * hidden);
         let (feature_bias, body) = body.split_at(2 * hidden);
-        let (output_weights, output_bias) = body.split_at(4 * hidden);
-        let &[b0, b1, b2, b3] = output_bias else {
-            return Err(NetworkError::WrongLength { expected, found }); // unreachable: lengths add up
-        };
+        let (output_weights, output_bias) = body.split_at(buckets * 4 * hidden);
         let mut output_weights = read_i16s(output_weights);
-        let mut output_bias = i32::from_le_bytes([b0, b1, b2, b3]);
+        let mut output_bias: Vec<i32> = output_bias.as_chunks::<4>().0.iter().map(|&b| i32::from_le_bytes(b)).collect();
         if version == 1 {
             for w in &mut output_weights {
                 *w = w.checked_mul(V1_OUTPUT_FACTOR).ok_or(NetworkError::Version1OutOfRange)?;
             }
-            output_bias =
-                output_bias.checked_mul(i32::from(V1_OUTPUT_FACTOR)).ok_or(NetworkError::Version1OutOfRange)?;
+            for b in &mut output_bias {
+                *b = b.checked_mul(i32::from(V1_OUTPUT_FACTOR)).ok_or(NetworkError::Version1OutOfRange)?;
+            }
         }
         Network::from_parts(hidden, read_i16s(feature_weights), read_i16s(feature_bias), output_weights, output_bias)
     }
@@ -132,24 +134,25 @@ impl Network {
     ///
     /// ```
     /// use cutoff_nnue::{INPUTS, Network};
-    /// let net = Network::from_parts(32, vec![0; INPUTS * 32], vec![0; 32], vec![0; 64], 0).unwrap();
+    /// let net = Network::from_parts(32, vec![0; INPUTS * 32], vec![0; 32], vec![0; 8 * 64], vec![0; 8]).unwrap();
     /// let bytes = net.to_bytes();
     /// assert_eq!(&bytes[..8], b"CUTOFFNN");
-    /// assert_eq!(bytes[8..24], [2, 0, 0, 0, 32, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]); // version, N, buckets, reserved
+    /// assert_eq!(bytes[8..24], [2, 0, 0, 0, 32, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0]); // version, N, buckets, reserved
+    /// assert_eq!(Network::from_bytes(&bytes), Ok(net));
     /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
-        let n = self.hidden();
-        let mut bytes = Vec::with_capacity(file_len(n));
+        let (n, b) = (self.hidden(), self.output_buckets());
+        let mut bytes = Vec::with_capacity(file_len(n, b));
         bytes.extend_from_slice(MAGIC);
-        let header = [VERSION, n as u32, OUTPUT_BUCKETS, 0];
+        let header = [VERSION, n as u32, b as u32, 0];
         bytes.extend(header.iter().flat_map(|w| w.to_le_bytes()));
         for part in [self.feature_weights(), self.feature_bias(), self.output_weights()] {
             bytes.extend(part.iter().flat_map(|w| w.to_le_bytes()));
         }
-        bytes.extend_from_slice(&self.output_bias().to_le_bytes());
+        bytes.extend(self.output_bias().iter().flat_map(|w| w.to_le_bytes()));
         let checksum = fnv1a64(&bytes);
         bytes.extend_from_slice(&checksum.to_le_bytes());
-        debug_assert_eq!(bytes.len(), file_len(n));
+        debug_assert_eq!(bytes.len(), file_len(n, b));
         bytes
     }
 }
@@ -168,6 +171,7 @@ mod tests {
 
     #[test]
     fn file_length_of_the_largest_network() {
-        assert_eq!(file_len(1024), 24 + 1_572_864 + 2048 + 4096 + 4 + 8);
+        assert_eq!(file_len(1024, 1), 24 + 1_572_864 + 2048 + 4096 + 4 + 8);
+        assert_eq!(file_len(1024, 8), 24 + 1_572_864 + 2048 + 8 * 4096 + 8 * 4 + 8);
     }
 }

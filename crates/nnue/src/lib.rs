@@ -75,6 +75,34 @@ pub const MAX_HIDDEN: usize = 1024;
 /// ```
 pub const HIDDEN_STEP: usize = 16;
 
+/// The most output buckets a network may have (see [`output_bucket`]).
+///
+/// ```
+/// assert_eq!(cutoff_nnue::MAX_OUTPUT_BUCKETS, 8);
+/// ```
+pub const MAX_OUTPUT_BUCKETS: usize = 8;
+
+/// The output bucket of a position with `pieces` pieces on the board (kings included), for a
+/// network with `buckets` output buckets: `(pieces - 2) × buckets / 32`, at most
+/// `buckets - 1`. A network with output buckets has one output neuron per bucket and
+/// evaluates each position with its bucket's neuron, so that, for example, endgames and
+/// middlegames weigh the hidden neurons differently. With 8 buckets, positions of 2 to 5
+/// pieces use bucket 0, 6 to 9 bucket 1, ..., 30 to 32 bucket 7; with 1 bucket every position
+/// uses bucket 0.
+///
+/// ```
+/// use cutoff_nnue::output_bucket;
+/// assert_eq!(output_bucket(32, 8), 7);
+/// assert_eq!(output_bucket(5, 8), 0);
+/// assert_eq!(output_bucket(6, 8), 1);
+/// assert_eq!(output_bucket(17, 1), 0);
+/// ```
+#[inline(always)]
+pub const fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    let bucket = (pieces.saturating_sub(2) as usize * buckets) / 32;
+    if bucket < buckets { bucket } else { buckets - 1 }
+}
+
 // `feature_index` relies on the board crate's discriminants: pawn = 0 ... king = 5,
 // White = 0, Black = 1, a1 = 0 ... h8 = 63.
 const _: () = {
@@ -133,6 +161,29 @@ mod tests {
             }
             assert!(seen.iter().all(|&s| s));
         }
+    }
+
+    #[test]
+    fn output_buckets_split_the_piece_counts_evenly() {
+        for buckets in 1..=MAX_OUTPUT_BUCKETS {
+            let mut sizes = [0; MAX_OUTPUT_BUCKETS];
+            for pieces in 2..=32 {
+                sizes[output_bucket(pieces, buckets)] += 1;
+                assert!(
+                    output_bucket(pieces, buckets) >= output_bucket(pieces - 1, buckets),
+                    "more pieces, lower bucket"
+                );
+            }
+            assert_eq!(output_bucket(2, buckets), 0);
+            assert_eq!(output_bucket(32, buckets), buckets - 1);
+            let used = &sizes[..buckets];
+            let (min, max) = (used.iter().min().unwrap(), used.iter().max().unwrap());
+            assert!(max - min <= (32 / buckets).div_ceil(2) + 1, "{buckets} buckets: {used:?}");
+            assert!(sizes[buckets..].iter().all(|&s| s == 0));
+        }
+        // Out-of-range piece counts stay in range.
+        assert_eq!(output_bucket(0, 8), 0);
+        assert_eq!(output_bucket(40, 8), 7);
     }
 
     #[test]

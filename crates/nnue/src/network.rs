@@ -8,7 +8,10 @@ use core::fmt;
 use cutoff_board::{Board, Color};
 
 use crate::kernels::{self, BLOCK};
-use crate::{HIDDEN_STEP, INPUTS, MAX_HIDDEN, MIN_HIDDEN, NetworkError, NetworkPart, QA, QB, SCALE, feature_index};
+use crate::{
+    HIDDEN_STEP, INPUTS, MAX_HIDDEN, MAX_OUTPUT_BUCKETS, MIN_HIDDEN, NetworkError, NetworkPart, QA, QB, SCALE,
+    feature_index, output_bucket,
+};
 
 /// The most pieces a position holds (16 a side), hence the most features active at once in
 /// one perspective.
@@ -21,9 +24,10 @@ const MAX_LANE_SUM: u64 = i32::MAX as u64 / (QA as u64 * QA as u64);
 // of a lane at N = MAX_HIDDEN.
 const _: () = assert!((2 * MAX_HIDDEN / BLOCK) as u64 * 258 <= MAX_LANE_SUM);
 
-/// A quantised `(768 → N) × 2 → 1` SCReLU network: one hidden layer of `N` neurons shared by
-/// both perspectives, and one output neuron. See the crate documentation for the
-/// architecture, the quantisation and the file format.
+/// A quantised `(768 → N) × 2 → B` SCReLU network: one hidden layer of `N` neurons shared by
+/// both perspectives, and `B` output neurons (output buckets, 1 to 8), of which a position
+/// uses the one of its piece count ([`output_bucket`](crate::output_bucket)). See the crate
+/// documentation for the architecture, the quantisation and the file format.
 ///
 /// A `Network` is immutable and can be shared between search threads in an
 /// [`Arc`](alloc::sync::Arc); each thread keeps its own [`AccumulatorStack`](crate::AccumulatorStack).
@@ -35,7 +39,7 @@ const _: () = assert!((2 * MAX_HIDDEN / BLOCK) as u64 * 258 <= MAX_LANE_SUM);
 /// use cutoff_nnue::{INPUTS, Network};
 /// // Every weight zero except the output bias: a constant evaluation.
 /// let n = 32;
-/// let net = Network::from_parts(n, vec![0; INPUTS * n], vec![0; n], vec![0; 2 * n], 50 * 255 * 256 / 200).unwrap();
+/// let net = Network::from_parts(n, vec![0; INPUTS * n], vec![0; n], vec![0; 2 * n], vec![50 * 255 * 256 / 200]).unwrap();
 /// assert_eq!(net.evaluate(&Board::default()), 50);
 /// assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
 /// ```
@@ -45,14 +49,20 @@ pub struct Network {
     /// `INPUTS × hidden`, feature-major: the `hidden` weights of feature 0 first.
     feature_weights: Box<[i16]>,
     feature_bias: Box<[i16]>,
-    /// `2 × hidden`: the side to move's half, then the other side's.
+    /// `buckets × 2 × hidden`, bucket-major; in each bucket the side to move's half, then the
+    /// other side's.
     output_weights: Box<[i16]>,
-    output_bias: i32,
+    /// One per bucket.
+    output_bias: Box<[i32]>,
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Network").field("hidden", &self.hidden).field("output_bias", &self.output_bias).finish()
+        f.debug_struct("Network")
+            .field("hidden", &self.hidden)
+            .field("output_buckets", &self.output_bias.len())
+            .field("output_bias", &self.output_bias)
+            .finish()
     }
 }
 
@@ -83,18 +93,21 @@ fn check_accumulators(hidden: usize, weights: &[i16], bias: &[i16]) -> Result<()
     Ok(())
 }
 
-/// Proves that no output lane leaves the `i32` range (see [`kernels::output_lanes`]): lane
-/// `j` sums `screlu(a) × w[k]` over the `k` with `k % 16 == j`, each `screlu(a)` at most
-/// `QA²`, in a fixed order, so every partial sum is at most `QA² × Σ|w[k]|` in magnitude.
-fn check_output(weights: &[i16]) -> Result<(), NetworkError> {
-    let mut lanes = [0u64; BLOCK];
-    for (k, &w) in weights.iter().enumerate() {
-        lanes[k % BLOCK] += u64::from(w.unsigned_abs());
+/// Proves that no output lane leaves the `i32` range (see [`kernels::output_lanes`]): in each
+/// bucket (`2 × hidden` weights), lane `j` sums `screlu(a) × w[k]` over the `k` with
+/// `k % 16 == j`, each `screlu(a)` at most `QA²`, in a fixed order, so every partial sum is at
+/// most `QA² × Σ|w[k]|` in magnitude.
+fn check_output(hidden: usize, weights: &[i16]) -> Result<(), NetworkError> {
+    for (bucket, weights) in weights.chunks_exact(2 * hidden).enumerate() {
+        let mut lanes = [0u64; BLOCK];
+        for (k, &w) in weights.iter().enumerate() {
+            lanes[k % BLOCK] += u64::from(w.unsigned_abs());
+        }
+        if let Some(lane) = lanes.iter().position(|&sum| sum > MAX_LANE_SUM) {
+            return Err(NetworkError::OutputCouldOverflow { bucket, lane });
+        }
     }
-    match lanes.iter().position(|&sum| sum > MAX_LANE_SUM) {
-        Some(lane) => Err(NetworkError::OutputCouldOverflow { lane }),
-        None => Ok(()),
-    }
+    Ok(())
 }
 
 /// The evaluation formula, written once: `sum` is `Σ screlu(acc[i]) × w[i]` over both halves
@@ -116,12 +129,15 @@ impl Network {
     /// * `feature_weights`: `768 × hidden` values, feature-major (the `hidden` weights of
     ///   feature 0 first; see [`feature_index`](crate::feature_index)), scaled by [`QA`];
     /// * `feature_bias`: `hidden` values, scaled by [`QA`];
-    /// * `output_weights`: `2 × hidden` values, the side to move's half first, scaled by [`QB`];
-    /// * `output_bias`: scaled by `QA × QB`.
+    /// * `output_weights`: `B × 2 × hidden` values, one block of `2 × hidden` per output bucket
+    ///   (bucket 0 first), in each the side to move's half first, scaled by [`QB`];
+    /// * `output_bias`: the `B` output biases, scaled by `QA × QB`. Their number is the number
+    ///   of output buckets `B` (1 to [`MAX_OUTPUT_BUCKETS`](crate::MAX_OUTPUT_BUCKETS)).
     ///
     /// # Errors
     ///
     /// [`NetworkError::BadHiddenSize`] unless `hidden` is a multiple of 16 from 16 to 1024;
+    /// [`NetworkError::UnsupportedOutputBuckets`] unless there are 1 to 8 output biases;
     /// [`NetworkError::WrongPartLength`] if a part has the wrong length; and the two overflow
     /// proofs:
     ///
@@ -129,33 +145,46 @@ impl Network {
     ///   its bias plus the weights of at most 32 features (one per piece), so for every neuron
     ///   `|bias| + (the 32 largest |weight| of that neuron) ≤ 32767` is required.
     /// * [`NetworkError::OutputCouldOverflow`]: the output sum is accumulated in 16 `i32`
-    ///   lanes, lane `j` holding the terms of the output weights `w[k]` with `k % 16 == j`;
-    ///   each term is at most `QA² × |w[k]|`, so for every lane `QA² × Σ|w[k]| ≤ i32::MAX`
-    ///   (that is, `Σ|w[k]| ≤ 33025`) is required. A lane has at most 128 weights (N = 1024),
-    ///   so output weights within ±258 (±1.01 before quantisation) always pass.
+    ///   lanes, lane `j` holding the terms of the bucket's output weights `w[k]` with
+    ///   `k % 16 == j`; each term is at most `QA² × |w[k]|`, so for every bucket and lane
+    ///   `QA² × Σ|w[k]| ≤ i32::MAX` (that is, `Σ|w[k]| ≤ 33025`) is required. A lane has at
+    ///   most 128 weights (N = 1024), so output weights within ±258 (±1.01 before
+    ///   quantisation) always pass.
     ///
     /// ```
     /// use cutoff_nnue::{INPUTS, Network, NetworkError, NetworkPart};
     /// let n = 16;
-    /// let ok = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], vec![-3; 2 * n], 0);
+    /// let ok = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], vec![-3; 2 * n], vec![0]);
     /// assert_eq!(ok.unwrap().hidden(), 16);
-    /// let short = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], vec![-3; n], 0);
+    /// let short = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], vec![-3; n], vec![0]);
     /// assert_eq!(short, Err(NetworkError::WrongPartLength { part: NetworkPart::OutputWeights, expected: 32, found: 16 }));
-    /// let huge = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], vec![i16::MAX; 2 * n], 0);
-    /// assert_eq!(huge, Err(NetworkError::OutputCouldOverflow { lane: 0 }));
+    /// // Eight output buckets: eight biases and eight blocks of 2N output weights.
+    /// let bucketed = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], vec![-3; 8 * 2 * n], vec![0; 8]);
+    /// assert_eq!(bucketed.unwrap().output_buckets(), 8);
+    /// let nine = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], vec![-3; 9 * 2 * n], vec![0; 9]);
+    /// assert_eq!(nine, Err(NetworkError::UnsupportedOutputBuckets(9)));
+    /// let mut out = vec![0; 2 * 2 * n];
+    /// out[2 * n + 5] = i16::MAX; // bucket 1, lane 5
+    /// out[2 * n + 21] = i16::MAX;
+    /// let huge = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], out, vec![0; 2]);
+    /// assert_eq!(huge, Err(NetworkError::OutputCouldOverflow { bucket: 1, lane: 5 }));
     /// ```
     pub fn from_parts(
         hidden: usize,
         feature_weights: Vec<i16>,
         feature_bias: Vec<i16>,
         output_weights: Vec<i16>,
-        output_bias: i32,
+        output_bias: Vec<i32>,
     ) -> Result<Network, NetworkError> {
         check_hidden(hidden)?;
+        let buckets = output_bias.len();
+        if !(1..=MAX_OUTPUT_BUCKETS).contains(&buckets) {
+            return Err(NetworkError::UnsupportedOutputBuckets(u32::try_from(buckets).unwrap_or(u32::MAX)));
+        }
         let parts = [
             (NetworkPart::FeatureWeights, feature_weights.len(), INPUTS * hidden),
             (NetworkPart::FeatureBias, feature_bias.len(), hidden),
-            (NetworkPart::OutputWeights, output_weights.len(), 2 * hidden),
+            (NetworkPart::OutputWeights, output_weights.len(), buckets * 2 * hidden),
         ];
         for (part, found, expected) in parts {
             if found != expected {
@@ -163,13 +192,13 @@ impl Network {
             }
         }
         check_accumulators(hidden, &feature_weights, &feature_bias)?;
-        check_output(&output_weights)?;
+        check_output(hidden, &output_weights)?;
         Ok(Network {
             hidden,
             feature_weights: feature_weights.into_boxed_slice(),
             feature_bias: feature_bias.into_boxed_slice(),
             output_weights: output_weights.into_boxed_slice(),
-            output_bias,
+            output_bias: output_bias.into_boxed_slice(),
         })
     }
 
@@ -177,12 +206,24 @@ impl Network {
     ///
     /// ```
     /// use cutoff_nnue::{INPUTS, Network};
-    /// let net = Network::from_parts(64, vec![0; INPUTS * 64], vec![0; 64], vec![0; 128], 0).unwrap();
+    /// let net = Network::from_parts(64, vec![0; INPUTS * 64], vec![0; 64], vec![0; 128], vec![0]).unwrap();
     /// assert_eq!(net.hidden(), 64);
     /// ```
     #[inline]
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// The number of output buckets `B` (1 to 8; see [`output_bucket`](crate::output_bucket)).
+    ///
+    /// ```
+    /// use cutoff_nnue::{INPUTS, Network};
+    /// let net = Network::from_parts(16, vec![0; INPUTS * 16], vec![0; 16], vec![0; 4 * 32], vec![0; 4]).unwrap();
+    /// assert_eq!(net.output_buckets(), 4);
+    /// ```
+    #[inline]
+    pub fn output_buckets(&self) -> usize {
+        self.output_bias.len()
     }
 
     /// The `768 × N` feature weights, feature-major (scaled by [`QA`]).
@@ -197,26 +238,28 @@ impl Network {
         &self.feature_bias
     }
 
-    /// The `2N` output weights, the side to move's half first (scaled by [`QB`]).
+    /// The `B × 2N` output weights, bucket by bucket, in each the side to move's half first
+    /// (scaled by [`QB`]).
     #[inline]
     pub fn output_weights(&self) -> &[i16] {
         &self.output_weights
     }
 
-    /// The output bias (scaled by `QA × QB`).
+    /// The `B` output biases, one per bucket (scaled by `QA × QB`).
     #[inline]
-    pub fn output_bias(&self) -> i32 {
-        self.output_bias
+    pub fn output_bias(&self) -> &[i32] {
+        &self.output_bias
     }
 
     /// The evaluation of `board` in centipawns, from the side to move's point of view,
     /// computed from scratch (both accumulators refreshed). For tests and tools; a search
     /// updates an [`AccumulatorStack`](crate::AccumulatorStack) incrementally instead.
     ///
-    /// The result is `(sum / QA + output_bias) × SCALE / (QA × QB)` with
-    /// `sum = Σᵢ screlu(acc_stm[i]) × w[i] + Σᵢ screlu(acc_other[i]) × w[N + i]`, each division
-    /// truncating toward zero. It is not clamped: a search should clamp it below its mate
-    /// scores.
+    /// The result is `(sum / QA + b) × SCALE / (QA × QB)` with
+    /// `sum = Σᵢ screlu(acc_stm[i]) × w[i] + Σᵢ screlu(acc_other[i]) × w[N + i]`, where `w` and
+    /// `b` are the output weights and bias of the position's bucket
+    /// ([`output_bucket`](crate::output_bucket) of its piece count), each division truncating
+    /// toward zero. It is not clamped: a search should clamp it below its mate scores.
     ///
     /// ```
     /// use cutoff_board::Board;
@@ -226,7 +269,7 @@ impl Network {
     /// // One output weight of 400 on the side to move's first neuron.
     /// let mut out = vec![0; 2 * n];
     /// out[0] = 400;
-    /// let net = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], out, 0).unwrap();
+    /// let net = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], out, vec![0]).unwrap();
     /// // 32 pieces: sum = screlu(32) * 400 = 409600, and 409600 / 255 * 200 / (255 * 256) = 4.
     /// assert_eq!(net.evaluate(&Board::default()), 4);
     /// ```
@@ -236,9 +279,10 @@ impl Network {
         let (white, black) = acc.split_at_mut(n);
         self.refresh(board, Color::White, white);
         self.refresh(board, Color::Black, black);
+        let pieces = board.occupied().len();
         match board.side_to_move() {
-            Color::White => self.output(white, black),
-            Color::Black => self.output(black, white),
+            Color::White => self.output(white, black, pieces),
+            Color::Black => self.output(black, white, pieces),
         }
     }
 
@@ -258,15 +302,18 @@ impl Network {
         }
     }
 
-    /// The output layer: centipawns for the side whose accumulator is `stm`.
+    /// The output layer: centipawns for the side whose accumulator is `stm`, in a position
+    /// with `pieces` pieces on the board.
     #[inline]
-    pub(crate) fn output(&self, stm: &[i16], other: &[i16]) -> i32 {
-        let (w_stm, w_other) = self.output_weights.split_at(self.hidden);
+    pub(crate) fn output(&self, stm: &[i16], other: &[i16], pieces: u32) -> i32 {
+        let n = self.hidden;
+        let bucket = output_bucket(pieces, self.output_bias.len());
+        let (w_stm, w_other) = self.output_weights[bucket * 2 * n..(bucket + 1) * 2 * n].split_at(n);
         let mut lanes = [0i32; BLOCK];
         kernels::output_lanes(stm, w_stm, &mut lanes);
         kernels::output_lanes(other, w_other, &mut lanes);
         let sum = lanes.iter().map(|&lane| i64::from(lane)).sum();
-        centipawns(sum, self.output_bias)
+        centipawns(sum, self.output_bias[bucket])
     }
 }
 
@@ -288,15 +335,30 @@ mod tests {
         let mut w = vec![0i16; 32];
         w[0] = i16::MAX;
         w[16] = (MAX_LANE_SUM - i16::MAX as u64) as i16;
-        assert_eq!(check_output(&w), Ok(()));
+        assert_eq!(check_output(16, &w), Ok(()));
         w[16] += 1;
-        assert_eq!(check_output(&w), Err(NetworkError::OutputCouldOverflow { lane: 0 }));
+        assert_eq!(check_output(16, &w), Err(NetworkError::OutputCouldOverflow { bucket: 0, lane: 0 }));
         // At the limit, the worst case really reaches i32 without overflowing it.
         w[16] -= 1;
-        let net = Network::from_parts(16, vec![0; INPUTS * 16], vec![255; 16], w, 0).unwrap();
+        let net = Network::from_parts(16, vec![0; INPUTS * 16], vec![255; 16], w, vec![0]).unwrap();
         let acc = [255i16; 16];
         let expected = (MAX_LANE_SUM as i64 * 65_025) / 255 * 200 / (255 * 256);
-        assert_eq!(i64::from(net.output(&acc, &acc)), expected);
+        assert_eq!(i64::from(net.output(&acc, &acc, 32)), expected);
+    }
+
+    #[test]
+    fn each_bucket_is_checked_and_used_on_its_own() {
+        // Bucket b's weights are all b + 1; the lanes of each bucket are proven separately, so
+        // the sum over all buckets may exceed what one lane allows.
+        let n = 512;
+        let w: Vec<i16> = (0..8).flat_map(|b| vec![(b + 1) as i16 * 64; 2 * n]).collect();
+        let net = Network::from_parts(n, vec![0; INPUTS * n], vec![255; n], w, (0..8).collect()).unwrap();
+        let acc = vec![255i16; n];
+        for pieces in 2..=32 {
+            let b = output_bucket(pieces, 8) as i64;
+            let sum = 2 * n as i64 * 65_025 * (b + 1) * 64;
+            assert_eq!(i64::from(net.output(&acc, &acc, pieces)), centipawns(sum, b as i32) as i64, "{pieces}");
+        }
     }
 
     #[test]

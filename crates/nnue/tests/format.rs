@@ -22,7 +22,7 @@ fn handmade_file(
     feature_weights: &[i16],
     feature_bias: &[i16],
     output_weights: &[i16],
-    output_bias: i32,
+    output_bias: &[i32],
 ) -> Vec<u8> {
     let mut bytes = b"CUTOFFNN".to_vec();
     for field in header {
@@ -33,7 +33,9 @@ fn handmade_file(
             bytes.extend(w.to_le_bytes());
         }
     }
-    bytes.extend(output_bias.to_le_bytes());
+    for &b in output_bias {
+        bytes.extend(b.to_le_bytes());
+    }
     let checksum = fnv1a64(&bytes);
     bytes.extend(checksum.to_le_bytes());
     bytes
@@ -55,11 +57,13 @@ fn round_trips() {
     for (seed, hidden) in [(1, 16), (2, 32), (3, 48), (4, 256), (5, 1024)] {
         let network = common::realistic_network(seed, hidden);
         let bytes = network.to_bytes();
-        assert_eq!(bytes.len(), 24 + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + 8);
+        let b = network.output_buckets();
+        assert_eq!(bytes.len(), 24 + 2 * (INPUTS * hidden + hidden + b * 2 * hidden) + 4 * b + 8);
         let read = Network::from_bytes(&bytes).unwrap();
         assert_eq!(read, network);
         assert_eq!(read.to_bytes(), bytes);
         assert_eq!(read.hidden(), hidden);
+        assert_eq!(read.output_buckets(), b);
     }
 }
 
@@ -70,20 +74,44 @@ fn the_layout_is_the_documented_one() {
     let feature_weights: Vec<i16> = (0..INPUTS * n).map(|i| (i % 61) as i16 - 30).collect();
     let feature_bias: Vec<i16> = (0..n).map(|i| 100 + i as i16).collect();
     let output_weights: Vec<i16> = (0..2 * n).map(|i| -50 + i as i16).collect();
-    let output_bias = -123_456_789;
-    let handmade = handmade_file([2, 16, 1, 0], &feature_weights, &feature_bias, &output_weights, output_bias);
-    let network =
-        Network::from_parts(n, feature_weights.clone(), feature_bias.clone(), output_weights.clone(), output_bias)
-            .unwrap();
+    let output_bias = [-123_456_789];
+    let handmade = handmade_file([2, 16, 1, 0], &feature_weights, &feature_bias, &output_weights, &output_bias);
+    let network = Network::from_parts(
+        n,
+        feature_weights.clone(),
+        feature_bias.clone(),
+        output_weights.clone(),
+        output_bias.to_vec(),
+    )
+    .unwrap();
     assert_eq!(network.to_bytes(), handmade);
     let read = Network::from_bytes(&handmade).unwrap();
     assert_eq!(read.feature_weights(), feature_weights.as_slice());
     assert_eq!(read.feature_bias(), feature_bias.as_slice());
     assert_eq!(read.output_weights(), output_weights.as_slice());
-    assert_eq!(read.output_bias(), output_bias);
+    assert_eq!(read.output_bias(), output_bias.as_slice());
     // Feature-major: weight (feature 1, neuron 0) follows the 16 weights of feature 0.
     let at = 24 + 2 * 16;
     assert_eq!(i16::from_le_bytes([handmade[at], handmade[at + 1]]), feature_weights[16]);
+
+    // Three output buckets: three blocks of 2N output weights, then three biases.
+    let output_weights: Vec<i16> = (0..3 * 2 * n).map(|i| -50 + i as i16).collect();
+    let output_bias = [-7, 1_000_000, 42];
+    let handmade = handmade_file([2, 16, 3, 0], &feature_weights, &feature_bias, &output_weights, &output_bias);
+    let network = Network::from_parts(
+        n,
+        feature_weights.clone(),
+        feature_bias.clone(),
+        output_weights.clone(),
+        output_bias.to_vec(),
+    )
+    .unwrap();
+    assert_eq!(network.to_bytes(), handmade);
+    let read = Network::from_bytes(&handmade).unwrap();
+    assert_eq!(
+        (read.output_buckets(), read.output_weights(), read.output_bias()),
+        (3, &output_weights[..], &output_bias[..])
+    );
 }
 
 #[test]
@@ -94,10 +122,11 @@ fn version_1_files_are_read_at_the_output_scale_of_version_2() {
     let feature_bias: Vec<i16> = (0..n).map(|i| 100 + i as i16).collect();
     let v1_output: Vec<i16> = (0..2 * n).map(|i| -50 + 7 * i as i16).collect();
     let v1_bias = -1_234_567;
-    let v1 = handmade_file([1, 16, 1, 0], &feature_weights, &feature_bias, &v1_output, v1_bias);
+    let v1 = handmade_file([1, 16, 1, 0], &feature_weights, &feature_bias, &v1_output, &[v1_bias]);
     let read = Network::from_bytes(&v1).unwrap();
     let scaled: Vec<i16> = v1_output.iter().map(|&w| 4 * w).collect();
-    let expected = Network::from_parts(n, feature_weights.clone(), feature_bias.clone(), scaled, 4 * v1_bias).unwrap();
+    let expected =
+        Network::from_parts(n, feature_weights.clone(), feature_bias.clone(), scaled, vec![4 * v1_bias]).unwrap();
     assert_eq!(read, expected);
     // Written back, it is a version 2 file.
     assert_eq!(read.to_bytes()[8], 2);
@@ -130,15 +159,20 @@ fn version_1_files_are_read_at_the_output_scale_of_version_2() {
     // Output weights or a bias that do not fit once multiplied by 4.
     let mut too_big = v1_output.clone();
     too_big[3] = 8192;
-    let file = handmade_file([1, 16, 1, 0], &feature_weights, &feature_bias, &too_big, 0);
+    let file = handmade_file([1, 16, 1, 0], &feature_weights, &feature_bias, &too_big, &[0]);
     assert_eq!(Network::from_bytes(&file), Err(NetworkError::Version1OutOfRange));
-    let file = handmade_file([1, 16, 1, 0], &feature_weights, &feature_bias, &v1_output, i32::MIN / 2);
+    let file = handmade_file([1, 16, 1, 0], &feature_weights, &feature_bias, &v1_output, &[i32::MIN / 2]);
     assert_eq!(Network::from_bytes(&file), Err(NetworkError::Version1OutOfRange));
+    // Version 1 had no output buckets.
+    let two = [v1_output.clone(), v1_output.clone()].concat();
+    let file = handmade_file([1, 16, 2, 0], &feature_weights, &feature_bias, &two, &[v1_bias, v1_bias]);
+    assert_eq!(Network::from_bytes(&file), Err(NetworkError::UnsupportedOutputBuckets(2)));
 }
 
 #[test]
 fn each_corruption_gets_its_error() {
-    let network = common::realistic_network(7, 32);
+    let network = common::realistic_network(6, 32);
+    assert_eq!(network.output_buckets(), 1); // the offsets below assume one bucket
     let good = network.to_bytes();
     let len = good.len();
     let read = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err();
@@ -161,9 +195,14 @@ fn each_corruption_gets_its_error() {
         set_u32(&mut bad, 12, hidden);
         assert_eq!(read(&bad), NetworkError::BadHiddenSize(hidden as usize));
     }
-    let mut bad = good.clone();
-    set_u32(&mut bad, 16, 2);
-    assert_eq!(read(&bad), NetworkError::UnsupportedOutputBuckets(2));
+    for buckets in [0, 9, u32::MAX] {
+        let mut bad = good.clone();
+        set_u32(&mut bad, 16, buckets);
+        assert_eq!(read(&bad), NetworkError::UnsupportedOutputBuckets(buckets));
+    }
+    let mut two = good.clone();
+    set_u32(&mut two, 16, 2); // a supported count, but the file holds one bucket
+    assert_eq!(read(&two), NetworkError::WrongLength { expected: len + 2 * 64 + 4, found: len });
     let mut bad = good.clone();
     set_u32(&mut bad, 20, 1);
     assert_eq!(read(&bad), NetworkError::ReservedNotZero(1));
@@ -196,13 +235,22 @@ fn each_corruption_gets_its_error() {
     let mut big_output = ow.clone();
     big_output[5] = 20_000;
     big_output[21] = 20_000; // the same lane as 5: together over 33025
-    let file = handmade_file([2, 16, 1, 0], &fw, &fb, &big_output, 0);
-    assert_eq!(read(&file), NetworkError::OutputCouldOverflow { lane: 5 });
+    let file = handmade_file([2, 16, 1, 0], &fw, &fb, &big_output, &[0]);
+    assert_eq!(read(&file), NetworkError::OutputCouldOverflow { bucket: 0, lane: 5 });
+    // Each bucket's lanes are proven on their own: the same weights split over two buckets pass,
+    // and in the second of two buckets they are found there.
+    let mut split = [ow.clone(), ow.clone()].concat();
+    split[5] = 20_000;
+    split[2 * n + 21] = 20_000;
+    assert!(Network::from_bytes(&handmade_file([2, 16, 2, 0], &fw, &fb, &split, &[0, 0])).is_ok());
+    let two = [ow.clone(), big_output.clone()].concat();
+    let file = handmade_file([2, 16, 2, 0], &fw, &fb, &two, &[0, 0]);
+    assert_eq!(read(&file), NetworkError::OutputCouldOverflow { bucket: 1, lane: 5 });
     let mut big_features = fw.clone();
     for feature in 0..32 {
         big_features[feature * 20 * n + 9] = 1_100; // 32 × 1100 > 32767 for neuron 9
     }
-    let file = handmade_file([2, 16, 1, 0], &big_features, &fb, &ow, 0);
+    let file = handmade_file([2, 16, 1, 0], &big_features, &fb, &ow, &[0]);
     assert_eq!(read(&file), NetworkError::AccumulatorCouldOverflow { neuron: 9 });
     // And a file whose checksum was redone after a weight was raised.
     let mut raised = good.clone();
@@ -210,7 +258,7 @@ fn each_corruption_gets_its_error() {
     raised[at..at + 2].copy_from_slice(&i16::MAX.to_le_bytes());
     raised[at + 32..at + 34].copy_from_slice(&i16::MAX.to_le_bytes()); // output weight 16, lane 0
     reseal(&mut raised);
-    assert_eq!(read(&raised), NetworkError::OutputCouldOverflow { lane: 0 });
+    assert_eq!(read(&raised), NetworkError::OutputCouldOverflow { bucket: 0, lane: 0 });
 }
 
 #[test]
@@ -218,15 +266,15 @@ fn from_parts_checks_sizes() {
     let n = 32;
     let parts = || (vec![0i16; INPUTS * n], vec![0i16; n], vec![0i16; 2 * n]);
     let (fw, fb, ow) = parts();
-    assert!(Network::from_parts(n, fw, fb, ow, 0).is_ok());
+    assert!(Network::from_parts(n, fw, fb, ow, vec![0]).is_ok());
     for hidden in [0, 8, 17, 40, 1040] {
         let (fw, fb, ow) = parts();
-        assert_eq!(Network::from_parts(hidden, fw, fb, ow, 0), Err(NetworkError::BadHiddenSize(hidden)));
+        assert_eq!(Network::from_parts(hidden, fw, fb, ow, vec![0]), Err(NetworkError::BadHiddenSize(hidden)));
     }
     let (mut fw, fb, ow) = parts();
     fw.pop();
     assert_eq!(
-        Network::from_parts(n, fw, fb, ow, 0),
+        Network::from_parts(n, fw, fb, ow, vec![0]),
         Err(NetworkError::WrongPartLength {
             part: NetworkPart::FeatureWeights,
             expected: INPUTS * n,
@@ -236,13 +284,27 @@ fn from_parts_checks_sizes() {
     let (fw, mut fb, ow) = parts();
     fb.push(0);
     assert_eq!(
-        Network::from_parts(n, fw, fb, ow, 0),
+        Network::from_parts(n, fw, fb, ow, vec![0]),
         Err(NetworkError::WrongPartLength { part: NetworkPart::FeatureBias, expected: n, found: n + 1 })
     );
     let (fw, fb, ow) = parts();
     assert_eq!(
-        Network::from_parts(n, fw, fb, ow[..n].to_vec(), 0),
+        Network::from_parts(n, fw, fb, ow[..n].to_vec(), vec![0]),
         Err(NetworkError::WrongPartLength { part: NetworkPart::OutputWeights, expected: 2 * n, found: n })
+    );
+    // The number of output biases is the number of buckets, 1 to 8.
+    for buckets in [0, 9, 16] {
+        let (fw, fb, _) = parts();
+        let ow = vec![0; buckets * 2 * n];
+        assert_eq!(
+            Network::from_parts(n, fw, fb, ow, vec![0; buckets]),
+            Err(NetworkError::UnsupportedOutputBuckets(buckets as u32))
+        );
+    }
+    let (fw, fb, ow) = parts();
+    assert_eq!(
+        Network::from_parts(n, fw, fb, ow, vec![0; 3]),
+        Err(NetworkError::WrongPartLength { part: NetworkPart::OutputWeights, expected: 6 * n, found: 2 * n })
     );
 }
 
@@ -253,13 +315,13 @@ fn error_messages_are_one_line_and_say_what_is_wrong() {
         (NetworkError::UnsupportedVersion(3), "version 3"),
         (NetworkError::Version1OutOfRange, "version 1"),
         (NetworkError::BadHiddenSize(17), "17"),
-        (NetworkError::UnsupportedOutputBuckets(2), "2 output buckets"),
+        (NetworkError::UnsupportedOutputBuckets(9), "9 output buckets"),
         (NetworkError::ReservedNotZero(7), "reserved"),
         (NetworkError::WrongLength { expected: 1000, found: 999 }, "999 bytes long, expected 1000"),
         (NetworkError::ChecksumMismatch { stored: 1, computed: 2 }, "damaged"),
         (NetworkError::WrongPartLength { part: NetworkPart::FeatureBias, expected: 16, found: 15 }, "feature biases"),
         (NetworkError::AccumulatorCouldOverflow { neuron: 3 }, "neuron 3"),
-        (NetworkError::OutputCouldOverflow { lane: 4 }, "overflow 32 bits"),
+        (NetworkError::OutputCouldOverflow { bucket: 1, lane: 4 }, "bucket 1, lane 4"),
     ];
     let mut messages = std::collections::HashSet::new();
     for (error, needle) in errors {

@@ -62,7 +62,7 @@ fn check(stack: &AccumulatorStack, fresh: &mut AccumulatorStack, board: &Board, 
             );
         }
     }
-    let eval = stack.evaluate(board.side_to_move());
+    let eval = stack.evaluate(board);
     assert_eq!(eval, stack.network().evaluate(board), "after {what} in {}", board.fen());
 }
 

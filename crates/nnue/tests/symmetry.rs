@@ -67,7 +67,7 @@ fn mirrored_games_have_swapped_accumulators() {
         for _ in 0..100 {
             assert_eq!(stack.accumulator(Color::White), mirror.accumulator(Color::Black), "{}", board.fen());
             assert_eq!(stack.accumulator(Color::Black), mirror.accumulator(Color::White), "{}", board.fen());
-            assert_eq!(stack.evaluate(board.side_to_move()), mirror.evaluate(mirrored.side_to_move()));
+            assert_eq!(stack.evaluate(&board), mirror.evaluate(&mirrored));
             let Some(mv) = common::pick_move(&board, &mut rng) else { break };
             let mirrored_mv = mirror_move(mv);
             assert!(mirrored.is_legal(mirrored_mv), "{} in {}", mirrored.uci(mirrored_mv), mirrored.fen());
@@ -106,12 +106,16 @@ fn reference_eval(network: &Network, board: &Board) -> i64 {
     let stm = board.side_to_move();
     let (ours, theirs) = (accumulator(stm), accumulator(!stm));
     let screlu = |x: i64| x.clamp(0, 255) * x.clamp(0, 255);
-    let w = network.output_weights();
+    // The output bucket: (pieces - 2) × B / 32, at most B - 1.
+    let buckets = network.output_bias().len();
+    let pieces = Square::ALL.into_iter().filter(|&sq| board.piece_on(sq).is_some()).count();
+    let bucket = ((pieces - 2) * buckets / 32).min(buckets - 1);
+    let w = &network.output_weights()[bucket * 2 * n..(bucket + 1) * 2 * n];
     let mut sum = 0i64;
     for i in 0..n {
         sum += screlu(ours[i]) * i64::from(w[i]) + screlu(theirs[i]) * i64::from(w[n + i]);
     }
-    (sum / 255 + i64::from(network.output_bias())) * 200 / (255 * 256)
+    (sum / 255 + i64::from(network.output_bias()[bucket])) * 200 / (255 * 256)
 }
 
 #[test]

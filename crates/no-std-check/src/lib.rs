@@ -47,12 +47,12 @@ pub fn exercise(fen: &str) -> Option<(u64, i32, usize, i32)> {
     let picked = picker.iter(&history).count();
 
     let n = 16;
-    let net = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], vec![1; 2 * n], 0).ok()?;
+    let net = Network::from_parts(n, vec![1; INPUTS * n], vec![0; n], vec![1; 2 * n], vec![0]).ok()?;
     let net = Arc::new(Network::from_bytes(&net.to_bytes()).ok()?);
     let mut stack = AccumulatorStack::new(net);
     stack.reset(&board);
     stack.push(&board, first);
-    let nnue = stack.evaluate(game.board().side_to_move());
+    let nnue = stack.evaluate(game.board());
     stack.pop();
 
     Some((board.perft(2), cutoff_eval::evaluate(game.board()), picked, nnue))

@@ -378,7 +378,7 @@ impl Engine {
     /// let mut engine = Engine::new(1, SearchOptions::default()).unwrap();
     /// assert!(engine.network().is_none());
     /// let n = 16;
-    /// let net = Network::from_parts(n, vec![0; INPUTS * n], vec![0; n], vec![0; 2 * n], 0).unwrap();
+    /// let net = Network::from_parts(n, vec![0; INPUTS * n], vec![0; n], vec![0; 2 * n], vec![0]).unwrap();
     /// engine.set_network(Some(Arc::new(net)));
     /// assert_eq!(engine.network().map(|n| n.hidden()), Some(16));
     /// ```

@@ -96,7 +96,7 @@ impl Evaluator for HandCrafted {
 /// use cutoff_nnue::{INPUTS, Network as Weights};
 /// use cutoff_search::{Evaluator, Network};
 /// let n = 16;
-/// let weights = Arc::new(Weights::from_parts(n, vec![1; INPUTS * n], vec![0; n], vec![2; 2 * n], 0).unwrap());
+/// let weights = Arc::new(Weights::from_parts(n, vec![1; INPUTS * n], vec![0; n], vec![2; 2 * n], vec![0]).unwrap());
 /// let mut eval = Network::new(weights.clone());
 /// let mut board = Board::default();
 /// eval.reset(&board);
@@ -157,7 +157,7 @@ impl Evaluator for Network {
     }
     #[inline]
     fn evaluate(&mut self, board: &Board) -> i32 {
-        let eval = self.stack.evaluate(board.side_to_move());
+        let eval = self.stack.evaluate(board);
         #[cfg(debug_assertions)]
         {
             if self.evaluations.is_multiple_of(DEBUG_CHECK_EVERY) {

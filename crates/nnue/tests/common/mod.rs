@@ -34,14 +34,17 @@ impl TestRng {
 }
 
 /// A random network of `hidden` neurons: feature weights in `±feature`, biases in
-/// `±bias`, output weights in `±output`, and an output bias of up to ±200 cp.
+/// `±bias`, output weights in `±output`, and output biases of up to ±200 cp. It has 1, 8 or 5
+/// output buckets, by the seed modulo 3.
 pub fn random_network(seed: u64, hidden: usize, feature: i32, bias: i32, output: i32) -> Network {
+    let buckets = [1, 8, 5][(seed % 3) as usize];
     let mut rng = TestRng::new(seed);
     let mut values = |n: usize, limit: i32| (0..n).map(|_| rng.between(-limit, limit) as i16).collect::<Vec<_>>();
     let feature_weights = values(INPUTS * hidden, feature);
     let feature_bias = values(hidden, bias);
-    let output_weights = values(2 * hidden, output);
-    let output_bias = TestRng::new(seed ^ 0xB1A5).between(-8_160, 8_160);
+    let output_weights = values(buckets * 2 * hidden, output);
+    let mut rng = TestRng::new(seed ^ 0xB1A5);
+    let output_bias = (0..buckets).map(|_| rng.between(-8_160, 8_160)).collect();
     Network::from_parts(hidden, feature_weights, feature_bias, output_weights, output_bias).unwrap()
 }
 
