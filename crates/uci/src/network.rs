@@ -86,5 +86,5 @@ pub fn load_network(path: impl AsRef<Path>) -> Result<Network, LoadError> {
 
 /// A one-line description of a network, for `info string`.
 pub(crate) fn describe(net: &Network) -> String {
-    format!("(768 -> {}) x 2 -> 1", net.hidden())
+    format!("(768 -> {}) x 2 -> {}", net.hidden(), net.output_buckets())
 }
