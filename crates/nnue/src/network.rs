@@ -93,10 +93,11 @@ fn check_accumulators(hidden: usize, weights: &[i16], bias: &[i16]) -> Result<()
     Ok(())
 }
 
-/// Proves that no output lane leaves the `i32` range (see [`kernels::output_lanes`]): in each
-/// bucket (`2 × hidden` weights), lane `j` sums `screlu(a) × w[k]` over the `k` with
-/// `k % 16 == j`, each `screlu(a)` at most `QA²`, in a fixed order, so every partial sum is at
-/// most `QA² × Σ|w[k]|` in magnitude.
+/// Proves that the output sum fits 16 `i32` lanes: in each bucket (`2 × hidden` weights), lane
+/// `j` sums `screlu(a) × w[k]` over the `k` with `k % 16 == j`, each `screlu(a)` at most `QA²`,
+/// so in any order every partial sum is at most `QA² × Σ|w[k]|` in magnitude. This crate's
+/// kernel ([`kernels::output_sum`]) sums in `i64` and does not need it; the format promises it
+/// so that a SIMD kernel accumulating `i32` lanes is exact for every network that loads.
 fn check_output(hidden: usize, weights: &[i16]) -> Result<(), NetworkError> {
     for (bucket, weights) in weights.chunks_exact(2 * hidden).enumerate() {
         let mut lanes = [0u64; BLOCK];
@@ -144,12 +145,13 @@ impl Network {
     /// * [`NetworkError::AccumulatorCouldOverflow`]: every accumulator is an `i16` equal to
     ///   its bias plus the weights of at most 32 features (one per piece), so for every neuron
     ///   `|bias| + (the 32 largest |weight| of that neuron) ≤ 32767` is required.
-    /// * [`NetworkError::OutputCouldOverflow`]: the output sum is accumulated in 16 `i32`
-    ///   lanes, lane `j` holding the terms of the bucket's output weights `w[k]` with
-    ///   `k % 16 == j`; each term is at most `QA² × |w[k]|`, so for every bucket and lane
+    /// * [`NetworkError::OutputCouldOverflow`]: the output sum must fit 16 `i32` lanes, lane
+    ///   `j` holding the terms of the bucket's output weights `w[k]` with `k % 16 == j`; each
+    ///   term is at most `QA² × |w[k]|`, so for every bucket and lane
     ///   `QA² × Σ|w[k]| ≤ i32::MAX` (that is, `Σ|w[k]| ≤ 33025`) is required. A lane has at
     ///   most 128 weights (N = 1024), so output weights within ±258 (±1.01 before
-    ///   quantisation) always pass.
+    ///   quantisation) always pass. (This crate sums in `i64`; the bound lets SIMD kernels
+    ///   with `i32` lanes be exact too. See the crate documentation.)
     ///
     /// ```
     /// use cutoff_nnue::{INPUTS, Network, NetworkError, NetworkPart};
@@ -309,10 +311,7 @@ impl Network {
         let n = self.hidden;
         let bucket = output_bucket(pieces, self.output_bias.len());
         let (w_stm, w_other) = self.output_weights[bucket * 2 * n..(bucket + 1) * 2 * n].split_at(n);
-        let mut lanes = [0i32; BLOCK];
-        kernels::output_lanes(stm, w_stm, &mut lanes);
-        kernels::output_lanes(other, w_other, &mut lanes);
-        let sum = lanes.iter().map(|&lane| i64::from(lane)).sum();
+        let sum = kernels::output_sum(stm, w_stm) + kernels::output_sum(other, w_other);
         centipawns(sum, self.output_bias[bucket])
     }
 }
