@@ -69,49 +69,29 @@ fn round_trips() {
 
 #[test]
 fn the_layout_is_the_documented_one() {
-    // Distinct values everywhere, so that any misplaced field shows.
+    // Distinct values everywhere, so that any misplaced field shows. One output bucket, then
+    // three: B blocks of 2N output weights, then B biases.
     let n = 16;
     let feature_weights: Vec<i16> = (0..INPUTS * n).map(|i| (i % 61) as i16 - 30).collect();
     let feature_bias: Vec<i16> = (0..n).map(|i| 100 + i as i16).collect();
-    let output_weights: Vec<i16> = (0..2 * n).map(|i| -50 + i as i16).collect();
-    let output_bias = [-123_456_789];
-    let handmade = handmade_file([2, 16, 1, 0], &feature_weights, &feature_bias, &output_weights, &output_bias);
-    let network = Network::from_parts(
-        n,
-        feature_weights.clone(),
-        feature_bias.clone(),
-        output_weights.clone(),
-        output_bias.to_vec(),
-    )
-    .unwrap();
-    assert_eq!(network.to_bytes(), handmade);
-    let read = Network::from_bytes(&handmade).unwrap();
-    assert_eq!(read.feature_weights(), feature_weights.as_slice());
-    assert_eq!(read.feature_bias(), feature_bias.as_slice());
-    assert_eq!(read.output_weights(), output_weights.as_slice());
-    assert_eq!(read.output_bias(), output_bias.as_slice());
-    // Feature-major: weight (feature 1, neuron 0) follows the 16 weights of feature 0.
-    let at = 24 + 2 * 16;
-    assert_eq!(i16::from_le_bytes([handmade[at], handmade[at + 1]]), feature_weights[16]);
-
-    // Three output buckets: three blocks of 2N output weights, then three biases.
-    let output_weights: Vec<i16> = (0..3 * 2 * n).map(|i| -50 + i as i16).collect();
-    let output_bias = [-7, 1_000_000, 42];
-    let handmade = handmade_file([2, 16, 3, 0], &feature_weights, &feature_bias, &output_weights, &output_bias);
-    let network = Network::from_parts(
-        n,
-        feature_weights.clone(),
-        feature_bias.clone(),
-        output_weights.clone(),
-        output_bias.to_vec(),
-    )
-    .unwrap();
-    assert_eq!(network.to_bytes(), handmade);
-    let read = Network::from_bytes(&handmade).unwrap();
-    assert_eq!(
-        (read.output_buckets(), read.output_weights(), read.output_bias()),
-        (3, &output_weights[..], &output_bias[..])
-    );
+    for output_bias in [vec![-123_456_789], vec![-7, 1_000_000, 42]] {
+        let buckets = output_bias.len();
+        let output_weights: Vec<i16> = (0..buckets * 2 * n).map(|i| -50 + i as i16).collect();
+        let header = [2, 16, buckets as u32, 0];
+        let handmade = handmade_file(header, &feature_weights, &feature_bias, &output_weights, &output_bias);
+        let parts = (feature_weights.clone(), feature_bias.clone(), output_weights.clone(), output_bias.clone());
+        let network = Network::from_parts(n, parts.0, parts.1, parts.2, parts.3).unwrap();
+        assert_eq!(network.to_bytes(), handmade);
+        let read = Network::from_bytes(&handmade).unwrap();
+        assert_eq!(read.feature_weights(), feature_weights.as_slice());
+        assert_eq!(read.feature_bias(), feature_bias.as_slice());
+        assert_eq!(read.output_buckets(), buckets);
+        assert_eq!(read.output_weights(), output_weights.as_slice());
+        assert_eq!(read.output_bias(), output_bias.as_slice());
+        // Feature-major: weight (feature 1, neuron 0) follows the 16 weights of feature 0.
+        let at = 24 + 2 * 16;
+        assert_eq!(i16::from_le_bytes([handmade[at], handmade[at + 1]]), feature_weights[16]);
+    }
 }
 
 #[test]
