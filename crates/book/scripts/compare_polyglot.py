@@ -6,7 +6,7 @@
 2. Builds a book with `polyglot make-book -pgn games.pgn -bin book.bin -min-game 1`.
 3. Lists every position of every game (FEN with the en passant square after each double push),
    probes the book with python-chess (`chess.polyglot`, zobrist_hash + find_all) and with
-   `cargo run -p cutoff-book --example probe`, and compares key and moves line by line; also
+   `cargo run -p cutoff-book --example book_probe`, and compares key and moves line by line; also
    checks that every key make-book wrote is found by cutoff-book from some game position.
 
 Usage: python3 compare_polyglot.py WORKDIR [RANDOM_GAMES]     (needs `pip install chess`)
@@ -133,7 +133,7 @@ def main():
 
     with open(fens_path) as f:
         got = subprocess.run(["nice", "-n", "19", "cargo", "run", "-q", "--release", "-p", "cutoff-book",
-                              "--example", "probe", "--", book], stdin=f, capture_output=True, text=True,
+                              "--example", "book_probe", "--", book], stdin=f, capture_output=True, text=True,
                              check=True).stdout.splitlines()
     # Every key make-book wrote (Polyglot's own C hashing of the game positions) must be one that
     # cutoff-book computes for some game position and finds moves for.

@@ -43,12 +43,13 @@ pub struct Wdl {
 
 /// `a(m)` coefficients: `a = A[0] * x³ + A[1] * x² + A[2] * x + A[3]` with `x = m / 58`.
 /// Fitted by `cargo xtask wdl --pgn self.pgn --player cutoff-a --player cutoff-b` (3000 Adam
-/// steps, lr 5) on 200 self-play games of `9a4a78c` at 3+0.03: 26,681 scored positions, mean
-/// negative log-likelihood 0.7188 (the previous coefficients, fitted to the older evaluation's
-/// games, give 0.7862 on the same games). `docs/tuning.md` has the run.
-pub const A: [f64; 4] = [135.324, 385.020, -943.326, 516.590];
+/// steps, lr 5) on 120 self-play games of `6eb0947` (the network `net5`) at 3+0.03: 15,307
+/// scored positions, mean negative log-likelihood 0.6772 (the previous coefficients, fitted to
+/// the hand-crafted evaluation's games, give 0.7470 on the same games). `docs/tuning.md` has
+/// the earlier runs.
+pub const A: [f64; 4] = [208.031, 86.933, -638.298, 438.513];
 /// `b(m)` coefficients, as [`A`].
-pub const B: [f64; 4] = [304.301, -280.033, -117.162, 179.674];
+pub const B: [f64; 4] = [250.472, -280.602, 25.632, 102.886];
 
 /// The material count of the model: pawn 1, knight and bishop 3, rook 5, queen 9, both
 /// sides, clamped to 17..=78.

@@ -3,7 +3,7 @@
 //! The output format matches `scripts/compare_polyglot.py`, which checks it against python-chess.
 //!
 //! ```text
-//! echo "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" | cargo run -p cutoff-book --example probe -- book.bin
+//! echo "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" | cargo run -p cutoff-book --example book_probe -- book.bin
 //! ```
 
 use std::io::{BufRead, Write};
