@@ -1,6 +1,7 @@
 //! End-to-end tests of the opening book over UCI (`OwnBook`, `BookFile`): book moves come
 //! from the book and are legal, the choice follows the book's weights, and a missing or
-//! corrupt book is reported with `info string` while play goes on.
+//! corrupt book is reported with `info string` while play goes on. Files that never end or
+//! are far too large are in `tests/files.rs`.
 
 mod common;
 

@@ -116,20 +116,3 @@ fn bad_network_files_are_reported_and_the_current_network_stays() {
     }
     e.quit();
 }
-
-#[test]
-fn use_nnue_without_a_network_says_so_and_plays_on() {
-    if cutoff_uci::embedded_network().is_some() {
-        return; // this build embeds a network: UseNNUE always has one
-    }
-    let mut e = Engine::spawn();
-    let out = e.command("setoption name UseNNUE value true");
-    e.ensure(
-        out.len() == 1 && out[0].starts_with("info string UseNNUE") && out[0].contains("hand-crafted"),
-        format!("expected one info string, got {out:?}"),
-    );
-    e.command("position startpos");
-    let (_, mv) = search(&mut e, "go depth 3");
-    e.ensure(Board::default().parse_uci(&mv).is_ok(), format!("illegal move {mv}"));
-    e.quit();
-}

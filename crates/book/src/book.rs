@@ -33,6 +33,15 @@ pub enum BookError {
     /// The file could not be read.
     #[cfg(feature = "std")]
     Io(std::io::Error),
+    /// The path names a directory, a device, a pipe or a socket, not a regular file.
+    #[cfg(feature = "std")]
+    NotAFile,
+    /// The file is larger than [`Book::MAX_FILE_LEN`].
+    #[cfg(feature = "std")]
+    TooLarge {
+        /// The length in bytes.
+        len: u64,
+    },
     /// The length is not a multiple of the 16-byte entry: a truncated file, or not a book.
     Size {
         /// The length in bytes.
@@ -51,6 +60,14 @@ impl fmt::Display for BookError {
         match self {
             #[cfg(feature = "std")]
             BookError::Io(e) => write!(f, "cannot read book: {e}"),
+            #[cfg(feature = "std")]
+            BookError::NotAFile => {
+                f.write_str("book is not a regular file (a directory, a device, a pipe or a socket)")
+            }
+            #[cfg(feature = "std")]
+            BookError::TooLarge { len } => {
+                write!(f, "book is {len} bytes, more than the {} this engine reads", Book::MAX_FILE_LEN)
+            }
             BookError::Size { len } => write!(
                 f,
                 "book is {len} bytes, not a multiple of the {}-byte Polyglot entry (truncated or not a Polyglot book?)",
@@ -142,18 +159,51 @@ impl Book {
         Ok(book)
     }
 
-    /// Reads a Polyglot `.bin` file into memory (see [`Book::from_bytes`]).
+    /// Reads a Polyglot `.bin` file into memory (see [`Book::from_bytes`]). Only a regular file
+    /// is opened (a FIFO would block, a device such as `/dev/zero` never ends), its size is
+    /// checked before anything is read (a multiple of 16 bytes, at most [`Book::MAX_FILE_LEN`]),
+    /// and no more than that size is read.
     ///
     /// ```
     /// use cutoff_book::{Book, BookError};
     /// let err = Book::open("/no/such/book.bin").unwrap_err();
     /// assert!(matches!(err, BookError::Io(_)));
     /// assert!(err.to_string().starts_with("cannot read book: "));
+    /// assert!(matches!(Book::open(std::env::temp_dir()), Err(BookError::NotAFile)));
+    /// if cfg!(unix) {
+    ///     assert!(matches!(Book::open("/dev/zero"), Err(BookError::NotAFile)));
+    /// }
     /// ```
     #[cfg(feature = "std")]
     pub fn open(path: impl AsRef<std::path::Path>) -> Result<Book, BookError> {
-        Book::from_bytes(std::fs::read(path)?)
+        use std::io::Read;
+        let path = path.as_ref();
+        // Look before opening: opening a FIFO blocks until a writer comes.
+        if !std::fs::metadata(path)?.is_file() {
+            return Err(BookError::NotAFile);
+        }
+        let file = std::fs::File::open(path)?;
+        let metadata = file.metadata()?;
+        if !metadata.is_file() {
+            return Err(BookError::NotAFile); // replaced since it was looked at
+        }
+        let len = usize::try_from(metadata.len()).unwrap_or(usize::MAX);
+        if len > Book::MAX_FILE_LEN {
+            return Err(BookError::TooLarge { len: metadata.len() });
+        }
+        if len % Entry::SIZE != 0 {
+            return Err(BookError::Size { len });
+        }
+        let mut data = Vec::with_capacity(len);
+        // One byte more than its size: a file that grew since is refused by the length check.
+        file.take(len as u64 + 1).read_to_end(&mut data)?;
+        Book::from_bytes(data)
     }
+
+    /// The largest book file [`Book::open`] reads: 2 GiB, 134 million entries. The largest
+    /// published Polyglot books hold a few tens of millions of entries; a book is read into
+    /// memory whole, so a larger file is refused rather than read.
+    pub const MAX_FILE_LEN: usize = 1 << 31;
 
     /// A book made of `entries`, in any order: they are sorted by key, and by weight from the
     /// highest within a key, as Polyglot's `make-book` writes them. Write it out with

@@ -52,7 +52,78 @@ fn read_i16s(bytes: &[u8]) -> Vec<i16> {
     bytes.as_chunks::<2>().0.iter().map(|&b| i16::from_le_bytes(b)).collect()
 }
 
+/// The fields of a file's header, checked.
+struct Header {
+    version: u32,
+    hidden: usize,
+    buckets: usize,
+}
+
+impl Header {
+    /// Reads and checks the header at the start of `bytes` (magic, version, hidden size,
+    /// output buckets, reserved word).
+    fn parse(bytes: &[u8]) -> Result<Header, NetworkError> {
+        if bytes.get(..MAGIC.len()) != Some(MAGIC.as_slice()) {
+            return Err(NetworkError::BadMagic);
+        }
+        if bytes.len() < HEADER_LEN {
+            return Err(NetworkError::WrongLength { expected: HEADER_LEN, found: bytes.len() });
+        }
+        let version = u32_at(bytes, 8);
+        if version != VERSION && version != 1 {
+            return Err(NetworkError::UnsupportedVersion(version));
+        }
+        let hidden = usize::try_from(u32_at(bytes, 12)).unwrap_or(usize::MAX);
+        check_hidden(hidden)?;
+        let buckets = u32_at(bytes, 16);
+        let max = if version == 1 { 1 } else { MAX_OUTPUT_BUCKETS as u32 };
+        if !(1..=max).contains(&buckets) {
+            return Err(NetworkError::UnsupportedOutputBuckets(buckets));
+        }
+        let reserved = u32_at(bytes, 20);
+        if reserved != 0 {
+            return Err(NetworkError::ReservedNotZero(reserved));
+        }
+        Ok(Header { version, hidden, buckets: buckets as usize })
+    }
+}
+
 impl Network {
+    /// The number of bytes at the start of a network file that [`Network::file_len`] reads.
+    pub const HEADER_LEN: usize = HEADER_LEN;
+
+    /// The largest valid network file, in bytes: a reader can refuse anything longer without
+    /// reading it.
+    ///
+    /// ```
+    /// use cutoff_nnue::{MAX_HIDDEN, Network};
+    /// assert!(Network::MAX_FILE_LEN > 2 * 768 * MAX_HIDDEN);
+    /// assert!(Network::MAX_FILE_LEN < 8 << 20);
+    /// ```
+    pub const MAX_FILE_LEN: usize = file_len(crate::MAX_HIDDEN, MAX_OUTPUT_BUCKETS);
+
+    /// The length of the whole file that a network file's first [`Network::HEADER_LEN`]
+    /// bytes announce, after checking them: a reader learns from the header how much to
+    /// read, and never reads more.
+    ///
+    /// # Errors
+    ///
+    /// [`NetworkError::BadMagic`], [`NetworkError::WrongLength`] (fewer bytes than a header),
+    /// [`NetworkError::UnsupportedVersion`], [`NetworkError::BadHiddenSize`],
+    /// [`NetworkError::UnsupportedOutputBuckets`] or [`NetworkError::ReservedNotZero`].
+    ///
+    /// ```
+    /// use cutoff_nnue::{INPUTS, Network, NetworkError};
+    /// let net = Network::from_parts(16, vec![2; INPUTS * 16], vec![-1; 16], vec![5; 32], vec![7]).unwrap();
+    /// let bytes = net.to_bytes();
+    /// assert_eq!(Network::file_len(&bytes[..Network::HEADER_LEN]), Ok(bytes.len()));
+    /// assert_eq!(Network::file_len(b"not a network header, no"), Err(NetworkError::BadMagic));
+    /// ```
+    pub fn file_len(header: &[u8]) -> Result<usize, NetworkError> {
+        let Header { hidden, buckets, .. } = Header::parse(header)?;
+        Ok(file_len(hidden, buckets))
+    }
+
     /// Reads a network file (format version 2, or version 1, whose output weights and bias are
     /// multiplied by 4 to today's [`QB`](crate::QB); see the crate documentation). The file is
     /// checked in this order: magic, header, length, checksum, then the overflow proofs of
@@ -76,29 +147,8 @@ impl Network {
     /// assert_eq!(Network::from_bytes(&bytes), Err(NetworkError::WrongLength { expected: 24_708, found: 24_707 }));
     /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        if bytes.get(..MAGIC.len()) != Some(MAGIC.as_slice()) {
-            return Err(NetworkError::BadMagic);
-        }
+        let Header { version, hidden, buckets } = Header::parse(bytes)?;
         let found = bytes.len();
-        if found < HEADER_LEN {
-            return Err(NetworkError::WrongLength { expected: HEADER_LEN, found });
-        }
-        let version = u32_at(bytes, 8);
-        if version != VERSION && version != 1 {
-            return Err(NetworkError::UnsupportedVersion(version));
-        }
-        let hidden = usize::try_from(u32_at(bytes, 12)).unwrap_or(usize::MAX);
-        check_hidden(hidden)?;
-        let buckets = u32_at(bytes, 16);
-        let max = if version == 1 { 1 } else { MAX_OUTPUT_BUCKETS as u32 };
-        if !(1..=max).contains(&buckets) {
-            return Err(NetworkError::UnsupportedOutputBuckets(buckets));
-        }
-        let buckets = buckets as usize;
-        let reserved = u32_at(bytes, 20);
-        if reserved != 0 {
-            return Err(NetworkError::ReservedNotZero(reserved));
-        }
         let expected = file_len(hidden, buckets);
         if found != expected {
             return Err(NetworkError::WrongLength { expected, found });

@@ -18,7 +18,7 @@ pub use bench::{
     BENCH_FENS, BENCH_HASH_MIB, BenchResult, DEFAULT_BENCH_DEPTH, ENDGAME_BENCH_FENS, run_bench, run_bench_on,
     run_bench_until,
 };
-pub use network::{LoadError, USE_NNUE_DEFAULT, default_network, embedded_network, load_network};
+pub use network::{LoadError, USE_NNUE_DEFAULT, default_network, embedded_network, embeds_network, load_network};
 
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -125,6 +125,9 @@ pub struct Uci {
     use_nnue: bool,
     /// The network `EvalFile` selected: the embedded one by default, if the build has one.
     network: Option<Arc<cutoff_nnue::Network>>,
+    /// The built-in network (the binary's embedded one, if any), which `EvalFile <empty>`
+    /// selects.
+    embedded: Option<Arc<cutoff_nnue::Network>>,
 }
 
 impl std::fmt::Debug for Uci {
@@ -143,13 +146,39 @@ const STRENGTH_SEED: u64 = 0x5EED_1320;
 const SEARCH_STACK: usize = 64 << 20;
 
 impl Uci {
-    /// A new front-end writing to `out`, with default options (16 MiB hash, 1 thread).
+    /// A new front-end writing to `out`, with default options (16 MiB hash, 1 thread) and the
+    /// network embedded in the binary, if any ([`embedded_network`]).
     pub fn new(out: Output) -> Uci {
+        Uci::with_embedded_network(out, embedded_network())
+    }
+
+    /// A new front-end as [`Uci::new`], whose built-in network is `embedded` instead of the
+    /// binary's: the one a new engine evaluates with (when [`USE_NNUE_DEFAULT`]) and the one
+    /// `setoption name EvalFile value <empty>` selects. `None` behaves as a build that embeds
+    /// no network.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use cutoff_uci::{Output, Uci};
+    ///
+    /// #[derive(Clone, Default)]
+    /// struct Lines(Arc<Mutex<Vec<u8>>>);
+    /// impl std::io::Write for Lines {
+    ///     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> { self.0.lock().unwrap().write(b) }
+    ///     fn flush(&mut self) -> std::io::Result<()> { Ok(()) }
+    /// }
+    /// let lines = Lines::default();
+    /// let mut uci = Uci::with_embedded_network(Output::new(lines.clone()), None);
+    /// uci.handle("setoption name EvalFile value <empty>");
+    /// let out = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
+    /// assert_eq!(out, "info string network: this build embeds none\n");
+    /// ```
+    pub fn with_embedded_network(out: Output, embedded: Option<Arc<cutoff_nnue::Network>>) -> Uci {
         let mut engine = match Engine::new(options::DEFAULT_HASH, Default::default()) {
             Ok(e) => e,
             Err(e) => unreachable!("the default hash size is valid: {e}"),
         };
-        engine.set_network(default_network());
+        engine.set_network(if USE_NNUE_DEFAULT { embedded.clone() } else { None });
         Uci {
             out,
             engine: Arc::new(Mutex::new(engine)),
@@ -171,7 +200,8 @@ impl Uci {
             book: None,
             book_rng: cutoff_book::BookRng::new(BOOK_SEED),
             use_nnue: USE_NNUE_DEFAULT,
-            network: embedded_network(),
+            network: embedded.clone(),
+            embedded,
         }
     }
 
@@ -487,10 +517,13 @@ impl Uci {
     /// `setoption name BookFile`: loads the book at once, so a bad file is reported when it
     /// is named; on failure the previous book is dropped and play goes on without one.
     fn load_book(&mut self, path: Option<String>) {
-        self.book = None;
-        let Some(path) = path else { return };
+        let Some(path) = path else {
+            self.book = None;
+            return;
+        };
         match cutoff_book::Book::open(&path) {
             Ok(book) if book.is_empty() => {
+                self.book = None;
                 self.info(&format!("book {}: no entries; playing without a book", truncate(&path)))
             }
             Ok(book) => {
@@ -499,7 +532,11 @@ impl Uci {
                 }
                 self.book = Some(book);
             }
-            Err(e) => self.info(&format!("book {}: {e}; playing without a book", truncate(&path))),
+            // A file that cannot be used leaves the engine as it was.
+            Err(e) => {
+                let then = if self.book.is_some() { "the current book stays in use" } else { "playing without a book" };
+                self.info(&format!("book {}: {e}; {then}", truncate(&path)));
+            }
         }
     }
 
@@ -524,7 +561,7 @@ impl Uci {
     fn load_eval_file(&mut self, path: Option<String>) {
         match path {
             None => {
-                self.network = embedded_network();
+                self.network = self.embedded.clone();
                 match &self.network {
                     Some(net) => self.info(&format!("network: the embedded one, {}", network::describe(net))),
                     None => self.info("network: this build embeds none"),

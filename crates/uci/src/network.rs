@@ -1,6 +1,8 @@
 //! The evaluation network: the one embedded in the binary, and those `EvalFile` loads.
 
 use std::fmt;
+use std::fs::{self, File};
+use std::io::Read;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -17,7 +19,8 @@ pub const USE_NNUE_DEFAULT: bool = true;
 /// The network embedded in the binary, if the build has one (parsed once, then shared).
 ///
 /// ```
-/// // Every build either embeds a valid network or none at all.
+/// // A build embeds a valid network, or no bytes at all: bytes that do not parse fail here.
+/// assert_eq!(cutoff_uci::embedded_network().is_some(), cutoff_uci::embeds_network());
 /// if let Some(net) = cutoff_uci::embedded_network() {
 ///     assert!(net.hidden() >= 16);
 /// }
@@ -40,6 +43,18 @@ pub fn embedded_network() -> Option<Arc<Network>> {
         .clone()
 }
 
+/// Whether the build embedded a network file (`networks/default.nnue`, or `CUTOFF_EVALFILE`),
+/// valid or not; [`embedded_network`] is `Some` exactly when it did and the file is valid.
+///
+/// ```
+/// // This repository commits networks/default.nnue, so its builds embed it.
+/// let committed = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("networks/default.nnue");
+/// assert_eq!(cutoff_uci::embeds_network(), committed.exists() || option_env!("CUTOFF_EVALFILE").is_some());
+/// ```
+pub fn embeds_network() -> bool {
+    !EMBEDDED.is_empty()
+}
+
 /// The network a new engine evaluates with: the embedded one if [`USE_NNUE_DEFAULT`], else
 /// none (the hand-crafted evaluation).
 pub fn default_network() -> Option<Arc<Network>> {
@@ -51,6 +66,8 @@ pub fn default_network() -> Option<Arc<Network>> {
 pub enum LoadError {
     /// The file could not be read.
     Io(std::io::Error),
+    /// The path names a directory, a device, a pipe or a socket, not a regular file.
+    NotAFile,
     /// The file is not a valid network.
     Network(NetworkError),
 }
@@ -59,6 +76,7 @@ impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LoadError::Io(e) => write!(f, "cannot read it: {e}"),
+            LoadError::NotAFile => f.write_str("not a regular file (a directory, a device, a pipe or a socket)"),
             LoadError::Network(e) => write!(f, "not a valid network: {e}"),
         }
     }
@@ -68,19 +86,49 @@ impl std::error::Error for LoadError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             LoadError::Io(e) => Some(e),
+            LoadError::NotAFile => None,
             LoadError::Network(e) => Some(e),
         }
     }
 }
 
-/// Reads a network file.
+/// Reads a network file. Only a regular file is opened (a FIFO would block, a device such as
+/// `/dev/zero` never ends), and no more is read than its header announces: a file of another
+/// length is refused after its first [`Network::HEADER_LEN`] bytes.
 ///
 /// ```
-/// let err = cutoff_uci::load_network("no/such/file.nnue").unwrap_err();
-/// assert!(matches!(err, cutoff_uci::LoadError::Io(_)));
+/// use cutoff_uci::{LoadError, load_network};
+/// assert!(matches!(load_network("no/such/file.nnue"), Err(LoadError::Io(_))));
+/// assert!(matches!(load_network(std::env::temp_dir()), Err(LoadError::NotAFile)));
+/// if cfg!(unix) {
+///     assert!(matches!(load_network("/dev/zero"), Err(LoadError::NotAFile)));
+/// }
 /// ```
 pub fn load_network(path: impl AsRef<Path>) -> Result<Network, LoadError> {
-    let bytes = std::fs::read(path).map_err(LoadError::Io)?;
+    let path = path.as_ref();
+    // Look before opening: opening a FIFO blocks until a writer comes, and a device such as
+    // /dev/zero never ends.
+    if !fs::metadata(path).map_err(LoadError::Io)?.is_file() {
+        return Err(LoadError::NotAFile);
+    }
+    let file = File::open(path).map_err(LoadError::Io)?;
+    let metadata = file.metadata().map_err(LoadError::Io)?;
+    if !metadata.is_file() {
+        return Err(LoadError::NotAFile); // replaced since it was looked at
+    }
+    let size = metadata.len();
+    // The header says how long the file must be; read that much and no more.
+    let mut reader = file.take(Network::MAX_FILE_LEN as u64 + 1);
+    let mut bytes = Vec::with_capacity(Network::HEADER_LEN);
+    (&mut reader).take(Network::HEADER_LEN as u64).read_to_end(&mut bytes).map_err(LoadError::Io)?;
+    let expected = Network::file_len(&bytes).map_err(LoadError::Network)?;
+    if size != expected as u64 {
+        let found = usize::try_from(size).unwrap_or(usize::MAX);
+        return Err(LoadError::Network(NetworkError::WrongLength { expected, found }));
+    }
+    bytes.reserve_exact(expected - bytes.len());
+    // One byte more than expected: a file that grew since its size was read is refused too.
+    (&mut reader).take((expected + 1 - bytes.len()) as u64).read_to_end(&mut bytes).map_err(LoadError::Io)?;
     Network::from_bytes(&bytes).map_err(LoadError::Network)
 }
 
