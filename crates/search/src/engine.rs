@@ -204,8 +204,15 @@ impl SearchControl {
 /// What the search reports while it runs (the main thread only).
 #[derive(Clone, Debug)]
 pub enum Report {
-    /// A finished iteration, or an aspiration-window failure (`bound` set).
+    /// One line alone: an aspiration-window failure (`bound` set), reported only when a
+    /// single line is searched (MultiPV 1).
     Iteration(IterationInfo),
+    /// The lines of a finished iteration, `multipv` 1, 2, ... in order, whose first moves are
+    /// all different; or, when a stop ends an iteration, the set that leads with the move
+    /// played. Show them together: each replaces the line of its `multipv` index, and a set
+    /// shown line by line could pass through a moment where two indices start with the same
+    /// move.
+    Lines(Vec<IterationInfo>),
     /// The root move being searched (sent only after 3 seconds).
     CurrMove {
         /// The iteration depth.

@@ -169,6 +169,9 @@ pub(crate) struct Worker {
     has_result: bool,
     pub root_moves: Vec<RootMove>,
     pub completed_depth: u32,
+    /// With MultiPV, the set of lines last reported (main thread): the newest line of each
+    /// `multipv` index, whose first moves are all different.
+    shown: Vec<IterationInfo>,
 }
 
 impl Worker {
@@ -191,6 +194,7 @@ impl Worker {
             has_result: false,
             root_moves: Vec::new(),
             completed_depth: 0,
+            shown: Vec::new(),
         }
     }
 
@@ -224,6 +228,7 @@ impl Worker {
         self.stopped = false;
         self.has_result = false;
         self.completed_depth = 0;
+        self.shown.clear();
         self.root_moves = root_moves
             .iter()
             .map(|&mv| RootMove { mv, score: -INFINITY, pv: ArrayVec::new(), seldepth: 0, bound: None, nodes: 0 })
@@ -241,9 +246,10 @@ impl Worker {
             for rm in &mut self.root_moves {
                 rm.score = -INFINITY;
             }
+            let mut lines_done = 0;
             for pv_index in 0..multipv {
                 self.seldepth = 0;
-                let score = self.aspiration(sh, board, depth as i32, pv_index, scores[pv_index]);
+                let score = self.aspiration(sh, board, depth as i32, pv_index, scores[pv_index], multipv == 1);
                 if self.stopped {
                     break;
                 }
@@ -251,14 +257,20 @@ impl Worker {
                 self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 // Keep the lines found so far in score order too (MultiPV).
                 self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                if self.is_main() {
-                    for i in 0..=pv_index {
-                        self.report_line(sh, depth, i, None);
-                    }
-                }
+                lines_done = pv_index + 1;
             }
             if self.stopped {
+                if self.is_main() && multipv > 1 {
+                    self.report_interrupted(sh, depth, lines_done, multipv);
+                }
                 break;
+            }
+            // All lines of the iteration together: with MultiPV, a line printed alone could
+            // start with the move that another index's newest line (of the previous iteration)
+            // starts with.
+            if self.is_main() {
+                let set = (0..multipv).filter_map(|i| self.line_info(sh, depth, i, None)).collect();
+                self.report_set(sh, set);
             }
             self.completed_depth = depth;
             if !self.is_main() {
@@ -299,7 +311,18 @@ impl Worker {
         sh.publish_nodes(self.id, self.nodes);
     }
 
-    fn aspiration(&mut self, sh: &Shared, board: &Board, depth: i32, pv_index: usize, prev: i32) -> i32 {
+    /// Searches line `pv_index` of the root at `depth` with an aspiration window around `prev`,
+    /// widening it until the score falls inside; each failure is reported as a bound if
+    /// `report_bounds` (single-PV searches: with MultiPV only whole sets are reported).
+    fn aspiration(
+        &mut self,
+        sh: &Shared,
+        board: &Board,
+        depth: i32,
+        pv_index: usize,
+        prev: i32,
+        report_bounds: bool,
+    ) -> i32 {
         let mut delta = ASPIRATION_DELTA.get();
         let (mut alpha, mut beta) =
             if sh.features.aspiration && depth >= ASPIRATION_MIN_DEPTH.get() && prev.abs() < MATE_IN_MAX_PLY {
@@ -315,13 +338,13 @@ impl Worker {
                 return score;
             }
             if score <= alpha {
-                if self.is_main() {
+                if self.is_main() && report_bounds {
                     self.report_line(sh, depth as u32, pv_index, Some(Bound::Upper));
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
             } else if score >= beta {
-                if self.is_main() {
+                if self.is_main() && report_bounds {
                     self.report_line(sh, depth as u32, pv_index, Some(Bound::Lower));
                 }
                 beta = (score + delta).min(INFINITY);
@@ -1141,14 +1164,62 @@ impl Worker {
         best
     }
 
+    /// Reports root line `index` at `depth` (see [`Worker::line_info`]).
     fn report_line(&self, sh: &Shared, depth: u32, index: usize, bound: Option<Bound>) {
+        if let Some(info) = self.line_info(sh, depth, index, bound) {
+            (sh.report)(Report::Iteration(info));
+        }
+    }
+
+    /// Reports `lines` as the new set of MultiPV lines, numbered from 1 in their order, and
+    /// keeps it as the set shown.
+    fn report_set(&mut self, sh: &Shared, mut lines: Vec<IterationInfo>) {
+        if lines.is_empty() {
+            return;
+        }
+        for (i, line) in lines.iter_mut().enumerate() {
+            line.multipv = i + 1;
+        }
+        (sh.report)(Report::Lines(lines.clone()));
+        self.shown = lines;
+    }
+
+    /// On a stop inside the iteration at `depth`, after `done` of its `count` lines: reports a
+    /// set whose first move is the best move (the one played) and whose first moves are all
+    /// different: this iteration's finished lines (or, with none finished, the best move if it
+    /// changed in the unfinished first line), then the lines of the set shown before that start
+    /// with other moves, up to `count`.
+    fn report_interrupted(&mut self, sh: &Shared, depth: u32, done: usize, count: usize) {
+        let mut lines: Vec<IterationInfo> = (0..done).filter_map(|i| self.line_info(sh, depth, i, None)).collect();
+        if done == 0 {
+            let best = self.root_moves[0].mv;
+            if self.shown.first().and_then(|l| l.pv.first()) == Some(&best) {
+                return; // the set shown still leads with the best move
+            }
+            lines.extend(self.line_info(sh, depth, 0, None));
+        }
+        let Some(now) = lines.first().cloned() else { return };
+        for old in &self.shown {
+            if lines.len() >= count {
+                break;
+            }
+            if !lines.iter().any(|l| l.pv.first() == old.pv.first()) {
+                let (nodes, nps, time, tbhits) = (now.nodes, now.nps, now.time, now.tbhits);
+                lines.push(IterationInfo { nodes, nps, time, tbhits, ..old.clone() });
+            }
+        }
+        self.report_set(sh, lines);
+    }
+
+    /// The `info` line of root line `index` at `depth` (`None` while it has no score).
+    fn line_info(&self, sh: &Shared, depth: u32, index: usize, bound: Option<Bound>) -> Option<IterationInfo> {
         let rm = &self.root_moves[index];
         if rm.score == -INFINITY {
-            return;
+            return None;
         }
         let nodes = sh.total_nodes(self.id, self.nodes);
         let time = sh.elapsed_since_start().unwrap_or_default();
-        (sh.report)(Report::Iteration(IterationInfo {
+        Some(IterationInfo {
             depth,
             seldepth: rm.seldepth.max(self.seldepth) as u32,
             multipv: index + 1,
@@ -1161,6 +1232,6 @@ impl Worker {
             pv: rm.pv.to_vec(),
             stats: self.stats,
             tbhits: sh.tb_hits.load(Ordering::Relaxed),
-        }));
+        })
     }
 }

@@ -110,23 +110,23 @@ fn multipv_reports_distinct_moves() {
     let mut engine = Engine::new(16, options).unwrap();
     let control = SearchControl::default();
     control.reset(false);
-    let lines = Mutex::new(Vec::new());
-    engine.search(&board, &[], &Limits::depth(6), &control, &|r| {
-        if let Report::Iteration(info) = r
-            && info.depth == 6
-            && info.bound.is_none()
-        {
-            lines.lock().unwrap().push((info.multipv, info.pv[0], info.score));
-        }
+    let sets = Mutex::new(Vec::new());
+    engine.search(&board, &[], &Limits::depth(6), &control, &|r| match r {
+        Report::Lines(lines) => sets.lock().unwrap().push(lines),
+        Report::Iteration(info) => panic!("with MultiPV only whole sets are reported: {info:?}"),
+        Report::CurrMove { .. } => {}
     });
-    let lines = lines.into_inner().unwrap();
-    let last: Vec<_> = lines.iter().rev().take(3).collect();
-    let mut pvs: Vec<usize> = last.iter().map(|l| l.0).collect();
-    pvs.sort();
-    assert_eq!(pvs, [1, 2, 3]);
-    let mut moves: Vec<_> = last.iter().map(|l| l.1).collect();
-    moves.dedup();
-    assert_eq!(moves.len(), 3, "{lines:?}");
+    let sets = sets.into_inner().unwrap();
+    // One set per iteration, each with three lines numbered 1 to 3 and three different moves.
+    assert_eq!(sets.iter().map(|s| s[0].depth).collect::<Vec<_>>(), [1, 2, 3, 4, 5, 6]);
+    for set in &sets {
+        assert_eq!(set.iter().map(|l| l.multipv).collect::<Vec<_>>(), [1, 2, 3]);
+        let mut moves: Vec<_> = set.iter().map(|l| l.pv[0]).collect();
+        moves.sort_by_key(|m| m.raw());
+        moves.dedup();
+        assert_eq!(moves.len(), 3, "{set:?}");
+        assert!(set.iter().all(|l| l.bound.is_none() && l.depth == set[0].depth));
+    }
 }
 
 #[test]

@@ -21,7 +21,7 @@ pub use bench::{
 pub use network::{LoadError, USE_NNUE_DEFAULT, default_network, embedded_network, embeds_network, load_network};
 
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -47,12 +47,22 @@ impl Output {
 
     /// Writes one line and flushes it. Write errors (a closed pipe) are ignored: the GUI is gone.
     pub fn line(&self, text: &str) {
+        self.lines(&[text]);
+    }
+
+    /// Writes lines that belong together (the lines of a MultiPV set) in one write, then
+    /// flushes them: no other output comes between them, and a reader gets them at once.
+    pub fn lines(&self, lines: &[impl AsRef<str>]) {
+        let mut text = String::new();
+        for line in lines {
+            text.push_str(line.as_ref());
+            text.push('\n');
+        }
         let mut w = match self.0.lock() {
             Ok(w) => w,
             Err(poisoned) => poisoned.into_inner(),
         };
         let _ = w.write_all(text.as_bytes());
-        let _ = w.write_all(b"\n");
         let _ = w.flush();
     }
 }
@@ -876,26 +886,50 @@ fn search_thread(
 ) {
     let show_wdl = verbosity.show_wdl;
     let last: Mutex<Option<IterationInfo>> = Mutex::new(None);
+    // The newest line of each `multipv` index, in index order.
+    let newest: Mutex<Vec<IterationInfo>> = Mutex::new(Vec::new());
+    // The MultiPV option: how many lines to show.
+    let shown_lines = AtomicUsize::new(usize::MAX);
     // Limited strength: the root lines of the deepest iteration that reported all of them,
     // and of the iteration in progress.
     let lines: Mutex<strength::RootLines> = Mutex::new(strength::RootLines::default());
     let wanted_lines = board.legal_moves().len().min(strength::LINES);
-    let report = |r: Report| match r {
-        Report::Iteration(info) => {
-            out.line(&info_line(&board, &info, show_wdl));
-            if weakened.is_some()
-                && info.bound.is_none()
-                && let (Some(&mv), Ok(mut l)) = (info.pv.first(), lines.lock())
-            {
-                l.record(info.depth, mv, info.score, wanted_lines);
-            }
-            if info.multipv == 1
-                && info.bound.is_none()
-                && let Ok(mut l) = last.lock()
-            {
-                *l = Some(info);
+    // Records one line of the search and returns the text to show, if it is shown.
+    let take_line = |info: IterationInfo| -> Option<String> {
+        if weakened.is_some()
+            && info.bound.is_none()
+            && let (Some(&mv), Ok(mut l)) = (info.pv.first(), lines.lock())
+        {
+            l.record(info.depth, mv, info.score, wanted_lines);
+        }
+        // Limited strength searches more lines than MultiPV asks for: those are not shown.
+        if info.multipv > shown_lines.load(Ordering::Relaxed) {
+            return None;
+        }
+        let text = info_line(&board, &info, show_wdl);
+        if let Ok(mut n) = newest.lock() {
+            let index = info.multipv - 1;
+            if index < n.len() {
+                n[index] = info.clone();
+            } else if index == n.len() {
+                n.push(info.clone());
             }
         }
+        if info.multipv == 1
+            && info.bound.is_none()
+            && let Ok(mut l) = last.lock()
+        {
+            *l = Some(info);
+        }
+        Some(text)
+    };
+    let report = |r: Report| match r {
+        Report::Iteration(info) => {
+            if let Some(text) = take_line(info) {
+                out.line(&text);
+            }
+        }
+        Report::Lines(set) => out.lines(&set.into_iter().filter_map(take_line).collect::<Vec<_>>()),
         Report::CurrMove { depth, mv, number } => {
             out.line(&format!("info depth {depth} currmove {} currmovenumber {number}", board.uci(mv)));
         }
@@ -906,6 +940,7 @@ fn search_thread(
             Err(poisoned) => poisoned.into_inner(),
         };
         let options = engine.options();
+        shown_lines.store(options.multipv, Ordering::Relaxed);
         if weakened.is_some() {
             engine
                 .set_options(cutoff_search::SearchOptions { multipv: options.multipv.max(strength::LINES), ..options });
@@ -940,11 +975,26 @@ fn search_thread(
         info.time = result.time;
         info.nps = (result.nodes as f64 / result.time.as_secs_f64().max(1e-3)) as u64;
         info.tbhits = result.tbhits;
-        if info.pv.first() != Some(&best) {
+        let changed = info.pv.first() != Some(&best);
+        if changed {
             info.pv = vec![best];
             info.score = result.score;
         }
-        out.line(&info_line(&board, info, show_wdl));
+        let mut set = vec![info_line(&board, info, show_wdl)];
+        // The first line now starts with another move than before (the limited-strength choice,
+        // or a best move found after the last exact line): the other indices follow it again,
+        // renumbered, without the move now first, so no two indices' newest lines share a move.
+        let others = newest.lock().map(|n| n.clone()).unwrap_or_default();
+        if changed && others.len() > 1 {
+            let shown = others.len();
+            let rest = others.into_iter().filter(|l| l.pv.first() != Some(&best)).take(shown - 1);
+            for (i, mut line) in rest.enumerate() {
+                line.multipv = i + 2;
+                (line.nodes, line.time, line.nps, line.tbhits) = (info.nodes, info.time, info.nps, info.tbhits);
+                set.push(info_line(&board, &line, show_wdl));
+            }
+        }
+        out.lines(&set);
     } else {
         out.line(&format!(
             "info depth {} score {} pv {}",
