@@ -386,6 +386,60 @@ impl Board {
         self.checkers.is_nonempty()
     }
 
+    /// Whether `mv` (legal here, as for [`Board::play_unchecked`]) gives check, found without
+    /// playing it: the moved piece (the promoted piece, the castled rook) attacks the enemy
+    /// king from its new square, or a slider of the side to move sees the king through the
+    /// square the move emptied (the from square, the pawn taken en passant, the castling
+    /// king's square). Costs a few attack lookups; a search can decide to prune a move before
+    /// it makes it.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, CastlingMode};
+    /// let board = Board::from_fen("4k3/8/8/8/8/8/4B3/R3K2R w KQ - 0 1", CastlingMode::Standard).unwrap();
+    /// let checks = |uci: &str| board.gives_check(board.parse_uci(uci).unwrap());
+    /// assert!(checks("a1a8") && checks("e2b5")); // the moved piece attacks the king
+    /// assert!(!checks("e2d3") && !checks("e1g1"));
+    /// // The castled rook checks; a bishop that moves away uncovers a rook.
+    /// let board = Board::from_fen("5k2/8/8/8/8/8/8/4K2R w K - 0 1", CastlingMode::Standard).unwrap();
+    /// assert!(board.gives_check(board.parse_uci("e1g1").unwrap()));
+    /// let board = Board::from_fen("5k2/8/8/8/8/8/5B2/4KR2 w - - 0 1", CastlingMode::Standard).unwrap();
+    /// assert!(board.gives_check(board.parse_uci("f2g3").unwrap()));
+    /// // Every legal move agrees with playing it.
+    /// for mv in board.legal_moves() {
+    ///     let mut child = board;
+    ///     child.play_unchecked(mv);
+    ///     assert_eq!(board.gives_check(mv), child.in_check(), "{mv:?}");
+    /// }
+    /// ```
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let us = self.side_to_move;
+        let king = self.king(!us);
+        let (from, to) = (mv.from(), mv.to());
+        let Some(piece) = self.mailbox[from as usize] else {
+            return false;
+        };
+        // The occupancy after the move, the square where a checking piece now stands, its kind,
+        // and the side to move's pieces that stay where they are.
+        let (occupied, lands, kind, stay) = if mv.is_castle() {
+            let side = if to.file() > from.file() { CastlingSide::King } else { CastlingSide::Queen };
+            let rook_to = side.rook_destination(us);
+            let occupied = (self.occupied() - from - to) | side.king_destination(us) | rook_to;
+            (occupied, rook_to, PieceType::Rook, self.colored(us) - from - to)
+        } else {
+            let mut occupied = (self.occupied() - from) | to;
+            if mv.is_en_passant() {
+                occupied -= Square::new(to.file(), from.rank());
+            }
+            (occupied, to, mv.promotion().unwrap_or(piece.kind()), self.colored(us) - from)
+        };
+        if kind != PieceType::King && attacks::piece(kind, us, lands, occupied).has(king) {
+            return true;
+        }
+        let diagonal = stay & (self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen));
+        let straight = stay & (self.pieces(PieceType::Rook) | self.pieces(PieceType::Queen));
+        attacks::bishop(king, occupied).intersects(diagonal) || attacks::rook(king, occupied).intersects(straight)
+    }
+
     /// The pieces of the side to move that are pinned to their king.
     ///
     /// ```

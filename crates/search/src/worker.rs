@@ -808,6 +808,17 @@ impl Worker {
                 if see_losing {
                     continue;
                 }
+                // Late-move pruning: enough quiet moves tried; futility pruning: the static
+                // eval is so far below alpha that a quiet move is very unlikely to reach it.
+                // Decided before the move is made (checks are never pruned here).
+                if quiet && !in_check {
+                    let late = move_count as i32 >= lmp_limit;
+                    let futile = lmr_depth <= FUTILITY_MAX_DEPTH.get()
+                        && eval + FUTILITY_BASE.get() + FUTILITY_MARGIN.get() * lmr_depth <= alpha;
+                    if (late || futile) && !board.gives_check(mv) {
+                        continue;
+                    }
+                }
             }
 
             let extension = if Some(mv) == tt_move { singular_extension } else { 0 };
@@ -816,17 +827,6 @@ impl Worker {
             let doubles = self.at(ply).double_extensions + i32::from(extension >= 2);
             self.at(ply + 1).double_extensions = doubles;
             let new_depth = depth - 1 + extension;
-            if prune && quiet && !in_check && !child.in_check() {
-                // Late-move pruning: enough quiet moves tried; futility pruning: the static
-                // eval is so far below alpha that a quiet move is very unlikely to reach it.
-                let late = move_count as i32 >= lmp_limit;
-                let futile = lmr_depth <= FUTILITY_MAX_DEPTH.get()
-                    && eval + FUTILITY_BASE.get() + FUTILITY_MARGIN.get() * lmr_depth <= alpha;
-                if late || futile {
-                    self.unplay();
-                    continue;
-                }
-            }
 
             let score = if move_count == 1 {
                 if N::PV {
@@ -1129,20 +1129,19 @@ impl Worker {
                     continue;
                 }
             }
-            let child = self.play(board, mv, ply);
             tried += 1;
             // After two captures, only recaptures, promotions and (in the first plies of
-            // quiescence) checks are worth a look.
+            // quiescence) checks are worth a look; decided before the move is made.
             if !in_check
                 && sh.features.qsearch_late_moves
                 && tried > 2
                 && Some(mv.to()) != last_to
                 && mv.promotion().is_none()
-                && !(child.in_check() && qs_ply < QS_CHECK_PLIES)
+                && !(qs_ply < QS_CHECK_PLIES && board.gives_check(mv))
             {
-                self.unplay();
                 continue;
             }
+            let child = self.play(board, mv, ply);
             let score = -self.qsearch::<N>(sh, &child, ply + 1, -beta, -alpha, qs_ply + 1);
             self.unplay();
             if self.stopped {
