@@ -8,6 +8,7 @@ mod history;
 mod killers;
 mod mvv_lva;
 mod picker;
+mod switches;
 
 pub use history::{
     ButterflyHistory, CaptureHistory, ContinuationHistory, CounterMoves, Histories, MAX_HISTORY, PieceTo, gravity,

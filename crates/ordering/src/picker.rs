@@ -5,89 +5,67 @@ use cutoff_board::{Board, GenKind, Move, PieceType};
 
 use crate::{Histories, MAX_KILLERS, PieceTo, mvv_lva};
 
-/// Which ordering heuristics the picker uses, switchable at run time so that the effect of
-/// each can be measured (`cargo xtask ordering`). [`OrderingConfig::FULL`] is what the engine plays with.
-///
-/// ```
-/// use cutoff_board::{Board, CastlingMode};
-/// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
-/// assert_eq!(OrderingConfig::default(), OrderingConfig::FULL);
-/// // Switch one heuristic off to measure it: here, MVV-LVA.
-/// let no_mvv_lva = OrderingConfig { mvv_lva: false, ..OrderingConfig::FULL };
-/// let board = Board::from_fen("4k3/8/8/3q4/4P3/1p6/2P5/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
-/// let history = Histories::boxed();
-/// let first = |config| MovePicker::main(&board, None, [None; 3], None, config).next(&history).unwrap();
-/// assert_eq!(board.uci(first(OrderingConfig::FULL)).to_string(), "e4d5"); // the queen first
-/// assert_eq!(board.uci(first(no_mvv_lva)).to_string(), "c2b3"); // generator order
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct OrderingConfig {
-    /// Try the transposition-table move first.
-    pub tt_move: bool,
-    /// Generate noisy moves before quiet ones. Off means one list in generator order
-    /// (no ordering at all when every other switch is off too); staging needs it on.
-    /// Only with the `study` feature (the ordering study); normal builds always put noisy
-    /// moves first.
-    #[cfg(feature = "study")]
-    pub noisy_first: bool,
-    /// Sort captures by MVV-LVA (off: generator order).
-    pub mvv_lva: bool,
-    /// Put captures that lose material (SEE < 0) and under-promotions after the quiet moves.
-    pub see_split: bool,
-    /// How many killer slots to use, 0 to [`MAX_KILLERS`].
-    pub killers: u8,
-    /// Try the countermove after the killers.
-    pub countermove: bool,
-    /// Sort quiet moves by butterfly history.
-    pub history: bool,
-    /// Add continuation history (1 and 2 plies back, see [`MovePicker::set_continuations`])
-    /// to the butterfly history of quiet moves (needs `history`).
-    pub continuation_history: bool,
-    /// Add capture history to MVV-LVA when ordering noisy moves.
-    pub capture_history: bool,
-    /// Staged generation: generate quiet moves only when the earlier stages did not cut off.
-    /// Off: generate every move up front and score the noisy ones (and SEE) at once, then pick
-    /// in the same order. The plain quiets get their history scores when the first of them is
-    /// reached, as in staged mode, because the search updates the history while a node's
-    /// earlier moves are searched: that keeps both modes on exactly the same tree.
-    /// Only with the `study` feature (the ordering study); normal builds are always staged.
-    #[cfg(feature = "study")]
-    pub staged: bool,
-    /// Verify killers and countermove with `is_legal` and try them before generating quiet
-    /// moves. Off: they are found and scored inside the generated quiet list (same order).
-    pub refutations_first: bool,
-    /// In check, use one evasion stage (all evasions, captures by MVV-LVA then quiets by
-    /// history). Off: the normal stages, fed with the evasion-restricted generator.
-    pub evasion_stage: bool,
+crate::study_switches! {
+    /// Which ordering heuristics the picker uses. [`OrderingConfig::FULL`] is what the engine
+    /// plays with, and in normal builds the only value: the switches are constants that fold
+    /// away. With the `study` feature they are fields, switchable at run time so that the
+    /// effect of each can be measured (`cargo xtask ordering`).
+    ///
+    /// ```
+    /// use cutoff_board::{Board, CastlingMode};
+    /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
+    /// assert_eq!(OrderingConfig::default(), OrderingConfig::FULL);
+    /// assert!(OrderingConfig::FULL.mvv_lva() && OrderingConfig::FULL.staged());
+    /// assert_eq!(OrderingConfig::FULL.killers(), 2);
+    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/1p6/2P5/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
+    /// let history = Histories::boxed();
+    /// let first = |config| MovePicker::main(&board, None, [None; 3], None, config).next(&history).unwrap();
+    /// assert_eq!(board.uci(first(OrderingConfig::FULL)).to_string(), "e4d5"); // the queen first
+    /// #[cfg(feature = "study")]
+    /// {
+    ///     // Switch one heuristic off to measure it: here, MVV-LVA.
+    ///     let no_mvv_lva = OrderingConfig { mvv_lva: false, ..OrderingConfig::FULL };
+    ///     assert_eq!(board.uci(first(no_mvv_lva)).to_string(), "c2b3"); // generator order
+    /// }
+    /// ```
+    pub struct OrderingConfig {
+        /// Try the transposition-table move first.
+        tt_move: bool = true,
+        /// Generate noisy moves before quiet ones. Off means one list in generator order
+        /// (no ordering at all when every other switch is off too); staging needs it on.
+        noisy_first: bool = true,
+        /// Sort captures by MVV-LVA (off: generator order).
+        mvv_lva: bool = true,
+        /// Put captures that lose material (SEE < 0) and under-promotions after the quiet moves.
+        see_split: bool = true,
+        /// How many killer slots to use, 0 to [`MAX_KILLERS`].
+        killers: u8 = 2,
+        /// Try the countermove after the killers.
+        countermove: bool = true,
+        /// Sort quiet moves by butterfly history.
+        history: bool = true,
+        /// Add continuation history (1 and 2 plies back, see [`MovePicker::set_continuations`])
+        /// to the butterfly history of quiet moves (needs `history`).
+        continuation_history: bool = true,
+        /// Add capture history to MVV-LVA when ordering noisy moves.
+        capture_history: bool = true,
+        /// Staged generation: generate quiet moves only when the earlier stages did not cut
+        /// off. Off: generate every move up front and score the noisy ones (and SEE) at once,
+        /// then pick in the same order. The plain quiets get their history scores when the
+        /// first of them is reached, as in staged mode, because the search updates the history
+        /// while a node's earlier moves are searched: that keeps both modes on exactly the same
+        /// tree.
+        staged: bool = true,
+        /// Verify killers and countermove with `is_legal` and try them before generating quiet
+        /// moves. Off: they are found and scored inside the generated quiet list (same order).
+        refutations_first: bool = true,
+        /// In check, use one evasion stage (all evasions, captures by MVV-LVA then quiets by
+        /// history). Off: the normal stages, fed with the evasion-restricted generator.
+        evasion_stage: bool = true,
+    }
 }
 
 impl OrderingConfig {
-    /// Every heuristic on, staged: the engine's setting.
-    ///
-    /// ```
-    /// use cutoff_ordering::{MAX_KILLERS, OrderingConfig};
-    /// let full = OrderingConfig::FULL;
-    /// assert!(full.tt_move && full.mvv_lva && full.see_split && full.history && full.refutations_first);
-    /// assert_eq!(full.killers, 2);
-    /// assert!(usize::from(full.killers) <= MAX_KILLERS);
-    /// ```
-    pub const FULL: OrderingConfig = OrderingConfig {
-        tt_move: true,
-        #[cfg(feature = "study")]
-        noisy_first: true,
-        mvv_lva: true,
-        see_split: true,
-        killers: 2,
-        countermove: true,
-        history: true,
-        continuation_history: true,
-        capture_history: true,
-        #[cfg(feature = "study")]
-        staged: true,
-        refutations_first: true,
-        evasion_stage: true,
-    };
-
     /// No ordering at all: moves in generator order. Only with the `study` feature (the
     /// ordering study's baseline); it needs the unstaged mode.
     ///
@@ -117,12 +95,6 @@ impl OrderingConfig {
         refutations_first: false,
         evasion_stage: false,
     };
-}
-
-impl Default for OrderingConfig {
-    fn default() -> OrderingConfig {
-        OrderingConfig::FULL
-    }
 }
 
 /// The stage a [`MovePicker`]'s last move came from ([`MovePicker::last_stage`]).
@@ -308,7 +280,7 @@ impl<'a> MovePicker<'a> {
             stage,
             last: None,
             config,
-            tt: if config.tt_move { tt } else { None },
+            tt: if config.tt_move() { tt } else { None },
             refutations: [None; MAX_KILLERS + 1],
             next_refutation: 0,
             killers_filled: 0,
@@ -326,7 +298,7 @@ impl<'a> MovePicker<'a> {
     }
 
     /// A picker for a main-search node. `killers` are the ply's killers, newest first (only
-    /// the first `config.killers` are used); `counter` is the countermove of the previous move.
+    /// the first `config.killers()` are used); `counter` is the countermove of the previous move.
     /// Any of the moves may be illegal here: each is checked before it is returned.
     ///
     /// ```
@@ -353,16 +325,18 @@ impl<'a> MovePicker<'a> {
         counter: Option<Move>,
         config: OrderingConfig,
     ) -> MovePicker<'a> {
-        #[cfg(feature = "study")]
-        let stage = if (board.in_check() && config.evasion_stage) || (config.staged && config.noisy_first) {
+        let stage = if (board.in_check() && config.evasion_stage()) || (config.staged() && config.noisy_first()) {
             Step::TtMove
         } else {
-            Step::GenAll
+            #[cfg(feature = "study")]
+            {
+                Step::GenAll
+            }
+            #[cfg(not(feature = "study"))]
+            unreachable!("every switch is on without the study feature")
         };
-        #[cfg(not(feature = "study"))]
-        let stage = Step::TtMove;
         let mut picker = MovePicker::with_stage(board, stage, config, tt);
-        let used = (config.killers as usize).min(MAX_KILLERS);
+        let used = (config.killers() as usize).min(MAX_KILLERS);
         let mut n = 0;
         for killer in killers.into_iter().take(used).flatten() {
             if !picker.refutations[..n].contains(&Some(killer)) {
@@ -371,7 +345,7 @@ impl<'a> MovePicker<'a> {
             }
         }
         picker.killers_filled = n;
-        if config.countermove
+        if config.countermove()
             && let Some(counter) = counter
             && !picker.refutations[..n].contains(&Some(counter))
         {
@@ -403,8 +377,9 @@ impl<'a> MovePicker<'a> {
     /// ```
     pub fn qsearch(board: &'a Board, tt: Option<Move>, config: OrderingConfig) -> MovePicker<'a> {
         if board.in_check() {
-            let mut config = config;
-            config.evasion_stage = true;
+            // Quiescence in check always takes the evasion stage.
+            #[cfg(feature = "study")]
+            let config = OrderingConfig { evasion_stage: true, ..config };
             MovePicker::with_stage(board, Step::TtMove, config, tt)
         } else {
             MovePicker::with_stage(board, Step::QsTtMove, config, tt.filter(|m| m.is_noisy()))
@@ -527,8 +502,8 @@ impl<'a> MovePicker<'a> {
     /// attacker steps of MVV-LVA either way).
     #[inline(always)]
     fn noisy_score(&self, history: &Histories, mv: Move) -> i32 {
-        let mvv_lva = if self.config.mvv_lva { mvv_lva(self.board, mv) * 512 } else { 0 };
-        let history = if self.config.capture_history { history.capture.get(self.board, mv) / 8 } else { 0 };
+        let mvv_lva = if self.config.mvv_lva() { mvv_lva(self.board, mv) * 512 } else { 0 };
+        let history = if self.config.capture_history() { history.capture.get(self.board, mv) / 8 } else { 0 };
         mvv_lva + history
     }
 
@@ -536,11 +511,11 @@ impl<'a> MovePicker<'a> {
     /// history tables, in every stage and mode.
     #[inline(always)]
     fn history_score(&self, history: &Histories, mv: Move) -> i32 {
-        if !self.config.history {
+        if !self.config.history() {
             return 0;
         }
         let mut score = history.butterfly.get(self.board.side_to_move(), mv);
-        if self.config.continuation_history
+        if self.config.continuation_history()
             && let Some(now) = PieceTo::of(self.board, mv)
         {
             for earlier in self.continuations.into_iter().flatten() {
@@ -552,7 +527,7 @@ impl<'a> MovePicker<'a> {
 
     #[inline(always)]
     fn is_bad_noisy(&self, board: &Board, mv: Move) -> bool {
-        self.config.see_split && (matches!(mv.promotion(), Some(p) if p != PieceType::Queen) || !board.see_ge(mv, 0))
+        self.config.see_split() && (matches!(mv.promotion(), Some(p) if p != PieceType::Queen) || !board.see_ge(mv, 0))
     }
 
     /// The ordering score of a refutation slot: killers newest first, then the countermove.
@@ -563,7 +538,7 @@ impl<'a> MovePicker<'a> {
 
     #[inline(always)]
     fn quiet_score(&self, history: &Histories, mv: Move) -> i32 {
-        if !self.config.refutations_first
+        if !self.config.refutations_first()
             && let Some(slot) = self.refutations.iter().position(|&r| r == Some(mv))
         {
             return self.refutation_score(slot);
@@ -600,8 +575,11 @@ impl<'a> MovePicker<'a> {
         loop {
             match self.stage {
                 Step::TtMove => {
-                    self.stage =
-                        if board.in_check() && self.config.evasion_stage { Step::GenEvasions } else { Step::GenNoisy };
+                    self.stage = if board.in_check() && self.config.evasion_stage() {
+                        Step::GenEvasions
+                    } else {
+                        Step::GenNoisy
+                    };
                     if let Some(tt) = self.tt {
                         if board.is_legal(tt) {
                             self.last = Some(Stage::TtMove);
@@ -634,7 +612,7 @@ impl<'a> MovePicker<'a> {
                         self.last = Some(Stage::GoodNoisy);
                         return Some(sm.mv);
                     }
-                    self.stage = if self.config.refutations_first { Step::Refutations } else { Step::GenQuiets };
+                    self.stage = if self.config.refutations_first() { Step::Refutations } else { Step::GenQuiets };
                 }
                 Step::Refutations => {
                     while !self.skip_quiets && self.next_refutation < self.refutations.len() {
@@ -662,7 +640,7 @@ impl<'a> MovePicker<'a> {
                     // With the refutations inside the quiet list, the plain quiets are scored
                     // only once the refutations have been searched (as when they come first),
                     // so both placements see the same history and search the same tree.
-                    let defer = !self.config.refutations_first;
+                    let defer = !self.config.refutations_first();
                     self.quiets_scored = !defer;
                     for i in start..self.list.len() {
                         let mv = self.list[i].mv;
@@ -819,7 +797,7 @@ impl<'a> MovePicker<'a> {
         let board = self.board;
         self.noisy_generated = true;
         self.quiets_generated = true;
-        if !self.config.noisy_first {
+        if !self.config.noisy_first() {
             board.generate(GenKind::All, &mut Push(&mut self.list));
             for i in 0..self.list.len() {
                 let mv = self.list[i].mv;
@@ -863,7 +841,7 @@ impl<'a> MovePicker<'a> {
         for i in self.cur..self.list.len() {
             let mv = self.list[i].mv;
             let plain = mv.is_quiet() && self.tt != Some(mv) && !self.refutations.contains(&Some(mv));
-            if plain && self.config.history {
+            if plain && self.config.history() {
                 // The generation index is recovered from the key, so ties keep generator order.
                 let index = 255 - self.list[i].key.rem_euclid(256) as usize;
                 self.list[i].key = key(self.history_score(history, mv), index);

@@ -46,19 +46,24 @@ fn drain(picker: &mut MovePicker, history: &Histories) -> Vec<Move> {
     std::iter::from_fn(|| picker.next(history)).collect()
 }
 
+/// The engine's configuration, and with the `study` feature (where the switches can be set)
+/// a selection of others.
 fn configs() -> Vec<OrderingConfig> {
     let full = OrderingConfig::FULL;
-    vec![
-        full,
-        #[cfg(feature = "study")]
-        OrderingConfig::NONE,
-        #[cfg(feature = "study")]
-        OrderingConfig { staged: false, ..full },
-        OrderingConfig { refutations_first: false, ..full },
-        OrderingConfig { evasion_stage: false, ..full },
-        OrderingConfig { killers: 3, countermove: false, ..full },
-        OrderingConfig { killers: 1, see_split: false, mvv_lva: false, ..full },
-    ]
+    #[cfg(feature = "study")]
+    {
+        vec![
+            full,
+            OrderingConfig::NONE,
+            OrderingConfig { staged: false, ..full },
+            OrderingConfig { refutations_first: false, ..full },
+            OrderingConfig { evasion_stage: false, ..full },
+            OrderingConfig { killers: 3, countermove: false, ..full },
+            OrderingConfig { killers: 1, see_split: false, mvv_lva: false, ..full },
+        ]
+    }
+    #[cfg(not(feature = "study"))]
+    vec![full]
 }
 
 /// Histories with random scores, so that quiet ordering is exercised.
@@ -111,28 +116,23 @@ fn picker_returns_each_legal_move_once() {
                 let set: HashSet<Move> = got.iter().copied().collect();
                 assert_eq!(set.len(), got.len(), "duplicate move in {} with {config:?}: {got:?}", board.fen());
                 assert_eq!(set, expected, "wrong move set in {} with {config:?}", board.fen());
-                if config.tt_move && tt.is_some_and(|m| expected.contains(&m)) {
+                if config.tt_move() && tt.is_some_and(|m| expected.contains(&m)) {
                     assert_eq!(got.first().copied(), tt, "TT move not first in {}", board.fen());
                 }
 
-                // Staged and unstaged pick the same order (the unstaged mode exists with the
-                // `study` feature only: `cargo test --workspace` enables it through xtask).
+                // Staged and unstaged pick the same order, and so do refutations tried first or
+                // inside the quiet list (switches that exist with the `study` feature only:
+                // `cargo test --workspace` enables it through xtask).
                 #[cfg(feature = "study")]
-                let staged = config.staged;
-                #[cfg(not(feature = "study"))]
-                let staged = true;
-                if staged {
-                    #[cfg(feature = "study")]
-                    {
-                        let unstaged = OrderingConfig { staged: false, ..*config };
-                        let mut other = MovePicker::main(&board, tt, killers, counter, unstaged);
-                        assert_eq!(
-                            drain(&mut other, &history),
-                            got,
-                            "staged != unstaged in {} with {config:?}",
-                            board.fen()
-                        );
-                    }
+                if config.staged() {
+                    let unstaged = OrderingConfig { staged: false, ..*config };
+                    let mut other = MovePicker::main(&board, tt, killers, counter, unstaged);
+                    assert_eq!(
+                        drain(&mut other, &history),
+                        got,
+                        "staged != unstaged in {} with {config:?}",
+                        board.fen()
+                    );
                     let inside = OrderingConfig { refutations_first: false, ..*config };
                     let mut other = MovePicker::main(&board, tt, killers, counter, inside);
                     assert_eq!(
@@ -148,7 +148,7 @@ fn picker_returns_each_legal_move_once() {
                 let mut picker = MovePicker::main(&board, tt, killers, counter, *config);
                 picker.skip_quiets();
                 let got: HashSet<Move> = drain(&mut picker, &history).into_iter().collect();
-                let legal_tt = tt.filter(|m| config.tt_move && expected.contains(m));
+                let legal_tt = tt.filter(|m| config.tt_move() && expected.contains(m));
                 let want: HashSet<Move> = noisy.iter().copied().chain(legal_tt).collect();
                 assert_eq!(got, want, "skip_quiets in {} with {config:?}", board.fen());
 

@@ -13,53 +13,48 @@ use crate::limits::{Limits, TimeBudget};
 use crate::worker::Worker;
 use crate::{IterationInfo, Stats};
 
-/// Search features that can be switched off, to measure them or to search with plain
-/// alpha-beta (so that only move ordering changes the tree).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Features {
-    /// Cut off on transposition-table bounds at non-PV nodes.
-    pub tt_cutoffs: bool,
-    /// Null-move pruning.
-    pub null_move: bool,
-    /// Reverse futility pruning.
-    pub reverse_futility: bool,
-    /// Late-move reductions.
-    pub lmr: bool,
-    /// The selective search: razoring, internal iterative reduction, singular extensions,
-    /// late-move, futility and SEE pruning, and the history and improving terms of LMR.
-    pub pruning: bool,
-    /// Aspiration windows at the root.
-    pub aspiration: bool,
-    /// Principal variation search (null windows after the first move).
-    pub pvs: bool,
-    /// Extend by one ply when in check.
-    pub check_extension: bool,
-    /// Skip captures with negative SEE in quiescence search.
-    pub qsearch_see: bool,
-    /// Delta pruning in quiescence search: skip captures that cannot lift the score to alpha
-    /// even with a margin, and only winning captures when far below alpha.
-    pub qsearch_delta: bool,
-    /// In quiescence search, after two captures only recaptures, promotions and checks
-    /// (this one depends on the order in which captures come).
-    pub qsearch_late_moves: bool,
+cutoff_ordering::study_switches! {
+    /// Search features that a study switches off, to measure them or to search with plain
+    /// alpha-beta (so that only move ordering changes the tree): fields with the `study`
+    /// feature; in normal builds [`Features::FULL`] is the only value and every switch folds to
+    /// a constant.
+    ///
+    /// ```
+    /// use cutoff_search::Features;
+    /// assert!(Features::FULL.pruning() && Features::FULL.lmr());
+    /// assert_eq!(Features::default(), Features::FULL);
+    /// ```
+    pub struct Features {
+        /// Cut off on transposition-table bounds at non-PV nodes.
+        tt_cutoffs: bool = true,
+        /// Null-move pruning.
+        null_move: bool = true,
+        /// Reverse futility pruning.
+        reverse_futility: bool = true,
+        /// Late-move reductions.
+        lmr: bool = true,
+        /// The selective search: razoring, internal iterative reduction, singular extensions,
+        /// late-move, futility and SEE pruning, and the history and improving terms of LMR.
+        pruning: bool = true,
+        /// Aspiration windows at the root.
+        aspiration: bool = true,
+        /// Principal variation search (null windows after the first move).
+        pvs: bool = true,
+        /// Extend by one ply when in check.
+        check_extension: bool = true,
+        /// Skip captures with negative SEE in quiescence search.
+        qsearch_see: bool = true,
+        /// Delta pruning in quiescence search: skip captures that cannot lift the score to
+        /// alpha even with a margin, and only winning captures when far below alpha.
+        qsearch_delta: bool = true,
+        /// In quiescence search, after two captures only recaptures, promotions and checks
+        /// (this one depends on the order in which captures come).
+        qsearch_late_moves: bool = true,
+    }
 }
 
+#[cfg(feature = "study")]
 impl Features {
-    /// Everything on: how the engine plays.
-    pub const FULL: Features = Features {
-        tt_cutoffs: true,
-        null_move: true,
-        reverse_futility: true,
-        lmr: true,
-        pruning: true,
-        aspiration: true,
-        pvs: true,
-        check_extension: true,
-        qsearch_see: true,
-        qsearch_delta: true,
-        qsearch_late_moves: true,
-    };
-
     /// Plain alpha-beta with quiescence search and check extension: no search pruning, so
     /// ordering alone decides the size of the tree. Quiescence keeps its static capture
     /// filters (SEE < 0 and delta pruning judge each capture on its own); without them a
@@ -77,12 +72,6 @@ impl Features {
         qsearch_delta: true,
         qsearch_late_moves: false,
     };
-}
-
-impl Default for Features {
-    fn default() -> Features {
-        Features::FULL
-    }
 }
 
 /// Engine options (the UCI options that concern the search).

@@ -325,7 +325,7 @@ impl Worker {
     ) -> i32 {
         let mut delta = ASPIRATION_DELTA.get();
         let (mut alpha, mut beta) =
-            if sh.features.aspiration && depth >= ASPIRATION_MIN_DEPTH.get() && prev.abs() < MATE_IN_MAX_PLY {
+            if sh.features.aspiration() && depth >= ASPIRATION_MIN_DEPTH.get() && prev.abs() < MATE_IN_MAX_PLY {
                 ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
             } else {
                 (-INFINITY, INFINITY)
@@ -481,7 +481,7 @@ impl Worker {
     /// on), kept clear of mate scores.
     #[inline(always)]
     fn corrected(&self, board: &Board, raw: i32, sh: &Shared) -> i32 {
-        if !sh.features.pruning {
+        if !sh.features.pruning() {
             return raw;
         }
         self.correction.correct(board, raw).clamp(-MATE_IN_MAX_PLY + 1, MATE_IN_MAX_PLY - 1)
@@ -503,7 +503,7 @@ impl Worker {
     ) -> i32 {
         self.pv[ply].clear();
         let in_check = board.in_check();
-        if in_check && sh.features.check_extension && !N::ROOT {
+        if in_check && sh.features.check_extension() && !N::ROOT {
             depth += 1;
         }
         if depth <= 0 {
@@ -544,7 +544,7 @@ impl Worker {
             self.stats.tt_hits += 1;
             if !N::PV
                 && excluded.is_none()
-                && sh.features.tt_cutoffs
+                && sh.features.tt_cutoffs()
                 && e.depth >= depth
                 && bound_cuts(e.bound, e.score, alpha, beta)
             {
@@ -619,7 +619,7 @@ impl Worker {
             (Some(now), Some(before)) => now > before,
             _ => false,
         };
-        let pruning = sh.features.pruning && excluded.is_none();
+        let pruning = sh.features.pruning() && excluded.is_none();
 
         let us = board.side_to_move();
         let has_pieces =
@@ -627,7 +627,7 @@ impl Worker {
         let prev_null = self.back(ply, 1).null;
         if !N::PV && !in_check && excluded.is_none() && beta.abs() < MATE_IN_MAX_PLY {
             // Reverse futility pruning: far above beta with little depth left.
-            if sh.features.reverse_futility
+            if sh.features.reverse_futility()
                 && depth <= RFP_MAX_DEPTH.get()
                 && eval - RFP_MARGIN.get() * (depth - i32::from(improving)) >= beta
             {
@@ -644,7 +644,7 @@ impl Worker {
                 }
             }
             // Null move pruning: if passing still fails high, a real move surely would.
-            if sh.features.null_move
+            if sh.features.null_move()
                 && depth >= NMP_MIN_DEPTH.get()
                 && eval >= beta
                 && !prev_null
@@ -796,7 +796,7 @@ impl Worker {
 
             // Shallow-depth pruning, once some move has a score that is not a mate: moves that
             // lose material by SEE, and (below) quiet moves that do not give check.
-            let prune = sh.features.pruning && !N::ROOT && best > -MATE_IN_MAX_PLY && has_pieces;
+            let prune = sh.features.pruning() && !N::ROOT && best > -MATE_IN_MAX_PLY && has_pieces;
             let lmr_depth = (depth - 1 - base_reduction).max(0);
             if prune {
                 let see_losing = if quiet {
@@ -836,7 +836,7 @@ impl Worker {
                 }
             } else {
                 let mut r = 0;
-                if sh.features.lmr && depth >= 3 && quiet && !in_check && !child.in_check() {
+                if sh.features.lmr() && depth >= 3 && quiet && !in_check && !child.in_check() {
                     r = base_reduction;
                     if N::PV {
                         r -= 1;
@@ -844,11 +844,11 @@ impl Worker {
                     // Killers and the countermove are reduced less. Decided by the move itself,
                     // not by the picker stage, so that every ordering variant that yields the
                     // same order also searches the same tree.
-                    let used_killers = &killers[..(sh.ordering.killers as usize).min(killers.len())];
-                    if used_killers.contains(&Some(mv)) || (sh.ordering.countermove && counter == Some(mv)) {
+                    let used_killers = &killers[..(sh.ordering.killers() as usize).min(killers.len())];
+                    if used_killers.contains(&Some(mv)) || (sh.ordering.countermove() && counter == Some(mv)) {
                         r -= 1;
                     }
-                    if sh.features.pruning {
+                    if sh.features.pruning() {
                         r -= self.quiet_history(board, mv, continuations) / LMR_HISTORY_DIVISOR.get();
                         if !improving {
                             r += 1;
@@ -859,7 +859,7 @@ impl Worker {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                if sh.features.pvs || !N::PV {
+                if sh.features.pvs() || !N::PV {
                     let mut s = -self.search::<NonPv>(sh, &child, new_depth - r, ply + 1, -alpha - 1, -alpha, true);
                     if s > alpha && r > 0 {
                         s = -self.search::<NonPv>(sh, &child, new_depth, ply + 1, -alpha - 1, -alpha, !cut_node);
@@ -940,7 +940,7 @@ impl Worker {
                 Bound::Upper
             };
             if let Some(se) = static_eval
-                && sh.features.pruning
+                && sh.features.pruning()
                 && best_move.is_none_or(|m| m.is_quiet())
                 && !(bound == Bound::Lower && best <= se)
                 && !(bound == Bound::Upper && best >= se)
@@ -1015,8 +1015,8 @@ impl Worker {
         let prev = self.back(ply, 1).mv;
         let h = &mut *self.histories;
         if best.is_quiet() {
-            if sh.ordering.killers > 0 {
-                self.killers.update(ply, best, sh.ordering.killers as usize);
+            if sh.ordering.killers() > 0 {
+                self.killers.update(ply, best, sh.ordering.killers() as usize);
             }
             let color = board.side_to_move();
             let mut update_quiet = |mv: Move, bonus: i32| {
@@ -1076,7 +1076,7 @@ impl Worker {
         let entry = sh.tt.probe(key, ply);
         if let Some(e) = entry
             && !N::PV
-            && sh.features.tt_cutoffs
+            && sh.features.tt_cutoffs()
             && bound_cuts(e.bound, e.score, alpha, beta)
         {
             return e.score;
@@ -1110,7 +1110,7 @@ impl Worker {
         while let Some(mv) = self.next_move(&mut picker) {
             if !in_check {
                 // Delta pruning: even winning the victim with a margin leaves us below alpha.
-                if sh.features.qsearch_delta && mv.promotion().is_none() {
+                if sh.features.qsearch_delta() && mv.promotion().is_none() {
                     let victim = if mv.is_en_passant() {
                         PieceType::Pawn
                     } else {
@@ -1125,7 +1125,7 @@ impl Worker {
                     }
                 }
                 // SEE pruning: captures that lose material cannot raise the score.
-                if sh.features.qsearch_see && !board.see_ge(mv, 0) {
+                if sh.features.qsearch_see() && !board.see_ge(mv, 0) {
                     continue;
                 }
             }
@@ -1133,7 +1133,7 @@ impl Worker {
             // After two captures, only recaptures, promotions and (in the first plies of
             // quiescence) checks are worth a look; decided before the move is made.
             if !in_check
-                && sh.features.qsearch_late_moves
+                && sh.features.qsearch_late_moves()
                 && tried > 2
                 && Some(mv.to()) != last_to
                 && mv.promotion().is_none()
