@@ -1016,13 +1016,13 @@ fn side_to_move_eval(e: &mut Engine) -> i32 {
             format!("eval table without a '{term}' row"),
         );
     }
-    let value = lines.iter().find(|l| l.starts_with("Evaluation (side to move")).and_then(|l| {
+    let value = lines.iter().find(|l| l.starts_with("Hand-crafted evaluation (side to move")).and_then(|l| {
         let number = l.rsplit_once(':')?.1.trim().strip_suffix("cp")?.trim();
         number.trim_start_matches('+').parse::<i32>().ok()
     });
     match value {
         Some(v) => v,
-        None => e.fail("eval: no 'Evaluation (side to move ...): N cp' line"),
+        None => e.fail("eval: no 'Hand-crafted evaluation (side to move ...): N cp' line"),
     }
 }
 
@@ -1056,6 +1056,58 @@ fn d_and_eval_describe_the_position() {
         let m = side_to_move_eval(&mut e);
         e.ensure(v == m, format!("eval {v} for {fen} but {m} for its mirror {mirror}"));
     }
+    e.quit();
+}
+
+/// `eval` leads with the evaluation the search uses, labelled "in use", and labels the other
+/// one "not in use" (issue 32, item 2). The network is the repository's committed one, loaded
+/// with `EvalFile`, so the test does not depend on what the build embeds.
+#[test]
+fn eval_leads_with_the_evaluation_in_use() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/uci/networks/default.nnue");
+    let bytes = std::fs::read(path).unwrap_or_else(|err| panic!("{path}: {err}"));
+    let net = cutoff_nnue::Network::from_bytes(&bytes).unwrap_or_else(|err| panic!("{path}: {err}"));
+    // Black to move: both first lines give White's view.
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1";
+    let network_cp = -net.evaluate(&board(fen));
+    let mut e = Engine::spawn();
+    let out = e.command(&format!("setoption name EvalFile value {path}"));
+    e.ensure(out.len() == 1 && out[0].starts_with("info string network "), format!("EvalFile: {out:?}"));
+    e.send(&format!("position fen {fen}"));
+    // The hand-crafted figure of the first lines agrees with the table's total below them.
+    let hand_crafted_total = |e: &mut Engine, lines: &[String]| -> i32 {
+        let total = lines.iter().find_map(|l| l.strip_prefix("Hand-crafted evaluation (White's view): "));
+        match total.and_then(|t| t.strip_suffix(" cp")).and_then(|t| t.trim_start_matches('+').parse().ok()) {
+            Some(cp) => cp,
+            None => e.fail(&format!("eval: no 'Hand-crafted evaluation (White's view): N cp' line in {lines:?}")),
+        }
+    };
+
+    let lines = e.command("setoption name UseNNUE value true");
+    e.ensure(lines.is_empty(), format!("UseNNUE true: {lines:?}"));
+    let lines = e.command("eval");
+    let hand_crafted = hand_crafted_total(&mut e, &lines);
+    let first = [
+        format!("NNUE evaluation: {network_cp} cp (White's view), in use"),
+        format!("Hand-crafted evaluation: {hand_crafted} cp (White's view), not in use (UseNNUE is on); its terms:"),
+    ];
+    e.ensure(lines.len() > 2 && lines[..2] == first, format!("UseNNUE true: expected {first:?} first, got {lines:?}"));
+    e.ensure(lines[2].trim_start().starts_with("Term"), format!("the term table follows: {lines:?}"));
+    let in_use = lines.iter().filter(|l| l.contains(", in use")).count();
+    e.ensure(in_use == 1, format!("UseNNUE true: one evaluation in use, got {lines:?}"));
+
+    let lines = e.command("setoption name UseNNUE value false");
+    e.ensure(lines.is_empty(), format!("UseNNUE false: {lines:?}"));
+    let lines = e.command("eval");
+    let hand_crafted = hand_crafted_total(&mut e, &lines);
+    let first =
+        format!("Hand-crafted evaluation: {hand_crafted} cp (White's view), in use (UseNNUE is off); its terms:");
+    e.ensure(lines.len() > 2 && lines[0] == first, format!("UseNNUE false: expected {first:?} first, got {lines:?}"));
+    e.ensure(lines[1].trim_start().starts_with("Term"), format!("the term table follows: {lines:?}"));
+    let last = format!("NNUE evaluation: {network_cp} cp (White's view), not in use (UseNNUE is off)");
+    e.ensure(lines.last() == Some(&last), format!("UseNNUE false: expected {last:?} last, got {lines:?}"));
+    let in_use = lines.iter().filter(|l| l.contains(", in use")).count();
+    e.ensure(in_use == 1, format!("UseNNUE false: one evaluation in use, got {lines:?}"));
     e.quit();
 }
 

@@ -306,13 +306,39 @@ impl Uci {
                 }
             }
             "eval" => {
-                for l in cutoff_eval::trace(&self.board).to_string().lines() {
-                    self.out.line(l);
+                // The evaluation the search uses comes first, labelled "in use"; the other one
+                // follows, labelled "not in use" (the hand-crafted one with its terms).
+                let white = |cp: i32| if self.board.side_to_move() == cutoff_board::Color::White { cp } else { -cp };
+                let trace = cutoff_eval::trace(&self.board);
+                let in_use = self.with_engine(|e| e.network().cloned());
+                let hand_crafted = white(trace.eval());
+                match &in_use {
+                    Some(net) => {
+                        let cp = white(net.evaluate(&self.board));
+                        self.out.line(&format!("NNUE evaluation: {cp} cp (White's view), in use"));
+                        self.out.line(&format!(
+                            "Hand-crafted evaluation: {hand_crafted} cp (White's view), not in use (UseNNUE is on); its terms:"
+                        ));
+                    }
+                    None => {
+                        let why =
+                            if !self.use_nnue { "UseNNUE is off" } else { "UseNNUE is on but no network is loaded" };
+                        self.out.line(&format!(
+                            "Hand-crafted evaluation: {hand_crafted} cp (White's view), in use ({why}); its terms:"
+                        ));
+                    }
                 }
-                if let Some(net) = self.with_engine(|e| e.network().cloned()) {
-                    let cp = net.evaluate(&self.board);
-                    let white = if self.board.side_to_move() == cutoff_board::Color::White { cp } else { -cp };
-                    self.out.line(&format!("NNUE evaluation: {white} cp (White's view), in use"));
+                for l in trace.to_string().lines() {
+                    match l.strip_prefix("Evaluation ") {
+                        Some(rest) => self.out.line(&format!("Hand-crafted evaluation {rest}")),
+                        None => self.out.line(l),
+                    }
+                }
+                if in_use.is_none()
+                    && let Some(net) = &self.network
+                {
+                    let cp = white(net.evaluate(&self.board));
+                    self.out.line(&format!("NNUE evaluation: {cp} cp (White's view), not in use (UseNNUE is off)"));
                 }
             }
             "bench" => self.bench(&rest),
