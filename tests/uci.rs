@@ -491,18 +491,17 @@ fn bad_input_is_reported_and_ignored() {
     e.send("  isready \r");
     e.expect_line("readyok (isready with spaces and CR)", |l| l == "readyok", TIMEOUT);
 
-    // Bad options.
+    // Bad options. (Numbers out of range are clamped, not refused: see
+    // `spin_options_are_clamped_to_their_range`.)
     for cmd in [
-        "setoption name Hash value 0",
         "setoption name Hash value abc",
-        "setoption name Hash value 99999999999999999999999",
-        "setoption name Hash value -5",
+        "setoption name Hash value 16.5",
         "setoption name Threads",
         "setoption name NoSuchOption value 3",
         "setoption Hash 16",
         "setoption",
         "setoption name UCI_Chess960 value maybe",
-        "setoption name MultiPV value 300",
+        "setoption name MultiPV value many",
     ] {
         expect_complaint(&mut e, cmd, "setoption");
     }
@@ -532,10 +531,10 @@ fn bad_input_is_reported_and_ignored() {
     // sent a limit will not send (issue 15, item 4). Black is to move here.
     for go in [
         "go depth abc",
-        "go depth 99999999999999999999",
+        "go depth 1.5",
         "go depth -",
         "go nodes abc",
-        "go nodes 18446744073709551616",
+        "go nodes 1e6",
         "go movetime abc",
         "go mate x",
         "go btime abc wtime 1000 winc 100",
@@ -564,13 +563,28 @@ fn bad_input_is_reported_and_ignored() {
     lines.extend(e.read_search());
     let s = checked(&mut e, &b, &lines);
     e.ensure(s.strings.len() == 1, format!("expected one complaint, got {:?}", s.strings));
-    // A huge but readable depth is clamped, not refused.
-    e.send("go depth 9999999");
-    let mut lines = wait_for_depth(&mut e, 2);
-    e.send("stop");
-    lines.extend(e.read_search());
+    // The complaint names the limit a person would use, not a 64-bit maximum.
+    e.send("go depth abc");
+    let lines = e.read_search();
     let s = checked(&mut e, &b, &lines);
-    e.ensure(s.strings.is_empty(), format!("go depth 9999999: no complaint expected, got {:?}", s.strings));
+    let expected = "go: 'depth' needs a whole number of plies, 1 to 124 (larger ones count as 124); \
+                    no other limit ends the search, so searching to depth 1 only";
+    e.ensure(s.strings == [expected], format!("go depth abc: expected [{expected:?}], got {:?}", s.strings));
+    e.send("go movetime x depth 1");
+    let lines = e.read_search();
+    let s = checked(&mut e, &b, &lines);
+    let expected = "go: 'movetime' needs a whole number of milliseconds, 0 to 10000000000 \
+                    (larger ones count as 10000000000); searching with the other limits";
+    e.ensure(s.strings == [expected], format!("go movetime x: expected [{expected:?}], got {:?}", s.strings));
+    // A huge but readable depth or node count is clamped, not refused, even beyond 64 bits.
+    for go in ["go depth 9999999", "go depth 99999999999999999999", "go nodes 18446744073709551616"] {
+        e.send(go);
+        let mut lines = wait_for_depth(&mut e, 2);
+        e.send("stop");
+        lines.extend(e.read_search());
+        let s = checked(&mut e, &b, &lines);
+        e.ensure(s.strings.is_empty(), format!("{go}: no complaint expected, got {:?}", s.strings));
+    }
 
     // Still alive and well.
     e.send("isready");
@@ -1016,13 +1030,13 @@ fn side_to_move_eval(e: &mut Engine) -> i32 {
             format!("eval table without a '{term}' row"),
         );
     }
-    let value = lines.iter().find(|l| l.starts_with("Evaluation (side to move")).and_then(|l| {
+    let value = lines.iter().find(|l| l.starts_with("Hand-crafted evaluation (side to move")).and_then(|l| {
         let number = l.rsplit_once(':')?.1.trim().strip_suffix("cp")?.trim();
         number.trim_start_matches('+').parse::<i32>().ok()
     });
     match value {
         Some(v) => v,
-        None => e.fail("eval: no 'Evaluation (side to move ...): N cp' line"),
+        None => e.fail("eval: no 'Hand-crafted evaluation (side to move ...): N cp' line"),
     }
 }
 
@@ -1056,6 +1070,58 @@ fn d_and_eval_describe_the_position() {
         let m = side_to_move_eval(&mut e);
         e.ensure(v == m, format!("eval {v} for {fen} but {m} for its mirror {mirror}"));
     }
+    e.quit();
+}
+
+/// `eval` leads with the evaluation the search uses, labelled "in use", and labels the other
+/// one "not in use" (issue 32, item 2). The network is the repository's committed one, loaded
+/// with `EvalFile`, so the test does not depend on what the build embeds.
+#[test]
+fn eval_leads_with_the_evaluation_in_use() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/uci/networks/default.nnue");
+    let bytes = std::fs::read(path).unwrap_or_else(|err| panic!("{path}: {err}"));
+    let net = cutoff_nnue::Network::from_bytes(&bytes).unwrap_or_else(|err| panic!("{path}: {err}"));
+    // Black to move: both first lines give White's view.
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1";
+    let network_cp = -net.evaluate(&board(fen));
+    let mut e = Engine::spawn();
+    let out = e.command(&format!("setoption name EvalFile value {path}"));
+    e.ensure(out.len() == 1 && out[0].starts_with("info string network "), format!("EvalFile: {out:?}"));
+    e.send(&format!("position fen {fen}"));
+    // The hand-crafted figure of the first lines agrees with the table's total below them.
+    let hand_crafted_total = |e: &mut Engine, lines: &[String]| -> i32 {
+        let total = lines.iter().find_map(|l| l.strip_prefix("Hand-crafted evaluation (White's view): "));
+        match total.and_then(|t| t.strip_suffix(" cp")).and_then(|t| t.trim_start_matches('+').parse().ok()) {
+            Some(cp) => cp,
+            None => e.fail(&format!("eval: no 'Hand-crafted evaluation (White's view): N cp' line in {lines:?}")),
+        }
+    };
+
+    let lines = e.command("setoption name UseNNUE value true");
+    e.ensure(lines.is_empty(), format!("UseNNUE true: {lines:?}"));
+    let lines = e.command("eval");
+    let hand_crafted = hand_crafted_total(&mut e, &lines);
+    let first = [
+        format!("NNUE evaluation: {network_cp} cp (White's view), in use"),
+        format!("Hand-crafted evaluation: {hand_crafted} cp (White's view), not in use (UseNNUE is on); its terms:"),
+    ];
+    e.ensure(lines.len() > 2 && lines[..2] == first, format!("UseNNUE true: expected {first:?} first, got {lines:?}"));
+    e.ensure(lines[2].trim_start().starts_with("Term"), format!("the term table follows: {lines:?}"));
+    let in_use = lines.iter().filter(|l| l.contains(", in use")).count();
+    e.ensure(in_use == 1, format!("UseNNUE true: one evaluation in use, got {lines:?}"));
+
+    let lines = e.command("setoption name UseNNUE value false");
+    e.ensure(lines.is_empty(), format!("UseNNUE false: {lines:?}"));
+    let lines = e.command("eval");
+    let hand_crafted = hand_crafted_total(&mut e, &lines);
+    let first =
+        format!("Hand-crafted evaluation: {hand_crafted} cp (White's view), in use (UseNNUE is off); its terms:");
+    e.ensure(lines.len() > 2 && lines[0] == first, format!("UseNNUE false: expected {first:?} first, got {lines:?}"));
+    e.ensure(lines[1].trim_start().starts_with("Term"), format!("the term table follows: {lines:?}"));
+    let last = format!("NNUE evaluation: {network_cp} cp (White's view), not in use (UseNNUE is off)");
+    e.ensure(lines.last() == Some(&last), format!("UseNNUE false: expected {last:?} last, got {lines:?}"));
+    let in_use = lines.iter().filter(|l| l.contains(", in use")).count();
+    e.ensure(in_use == 1, format!("UseNNUE false: one evaluation in use, got {lines:?}"));
     e.quit();
 }
 
@@ -1164,6 +1230,73 @@ fn multipv_lines_are_sorted_and_bestmove_is_the_best() {
             let (ra, rb) = (a.score.map_or(i64::MIN, Score::rank), b.score.map_or(i64::MIN, Score::rank));
             e.ensure(ra >= rb, format!("depth {depth}: multipv 1 {:?} scores below multipv 2 {:?}", a, b));
         }
+    }
+    e.quit();
+}
+
+/// One rule for every spin option (issue 32, item 4): a number outside the declared range is
+/// clamped to it, with an `info string` naming the range and the value used; a value that is
+/// not a whole number is refused with an `info string` and the option keeps its value.
+#[test]
+fn spin_options_are_clamped_to_their_range() {
+    let mut e = Engine::spawn();
+    // (No Hash or Threads above their maximum here: 64 GiB of hash or 256 search threads are
+    // too much for a test machine. The unit test of `options.rs` covers every option's ends.)
+    // MultiPV 3 first, so that MultiPV 0 (clamped to 1) is seen to change it.
+    e.command("setoption name MultiPV value 3");
+    for (value, range, used) in [
+        ("Hash value 0", "1 to 65536", "1"),
+        ("Hash value -5", "1 to 65536", "1"),
+        ("Threads value 0", "1 to 256", "1"),
+        ("MultiPV value 0", "1 to 256", "1"),
+        ("UCI_Elo value 3000", "1320 to 2200", "2200"),
+        ("UCI_Elo value 99999999999999999999", "1320 to 2200", "2200"),
+        ("Move Overhead value 99999", "0 to 5000", "5000"),
+        ("Move Overhead value -1", "0 to 5000", "0"),
+        ("SyzygyProbeDepth value 0", "1 to 100", "1"),
+        ("SyzygyProbeDepth value 1000", "1 to 100", "100"),
+        ("SyzygyProbeLimit value 8", "0 to 7", "7"),
+    ] {
+        let (name, given) = value.split_once(" value ").expect("name value");
+        let out = e.command(&format!("setoption name {value}"));
+        let expected = format!("info string setoption: '{name}' {given} is outside its range {range}; using {used}");
+        e.ensure(out == [expected.clone()], format!("setoption name {value}: expected [{expected:?}], got {out:?}"));
+    }
+    // The clamped values are in use: MultiPV 0 gave one line, MultiPV 300 gives every move.
+    e.send("position startpos");
+    let b = Board::default();
+    let s = search(&mut e, &b, "go depth 2");
+    e.ensure(s.infos.iter().all(|i| i.multipv.unwrap_or(1) == 1), format!("MultiPV 0 -> 1 expected: {:?}", s.infos));
+    let out = e.command("setoption name MultiPV value 300");
+    e.ensure(
+        out == ["info string setoption: 'MultiPV' 300 is outside its range 1 to 256; using 256"],
+        format!("MultiPV 300: {out:?}"),
+    );
+    // The distinct `multipv` indices of the depth-2 lines.
+    let lines = |s: &Search| {
+        let set: std::collections::BTreeSet<u32> =
+            s.infos.iter().filter(|i| i.depth == Some(2) && !i.pv.is_empty()).filter_map(|i| i.multipv).collect();
+        set.into_iter().collect::<Vec<u32>>()
+    };
+    let s = search(&mut e, &b, "go depth 2");
+    let shown = lines(&s);
+    e.ensure(shown == (1..=20).collect::<Vec<u32>>(), format!("MultiPV 256: lines 1 to 20 expected, got {shown:?}"));
+    // A value that is not a number is refused, and the option keeps its value.
+    e.command("setoption name MultiPV value 3");
+    for bad in ["three", "3.5", "0x3", "3 lines"] {
+        let out = e.command(&format!("setoption name MultiPV value {bad}"));
+        let expected = format!(
+            "info string setoption: 'MultiPV' needs a whole number from 1 to 256, got '{bad}'; 'MultiPV' unchanged"
+        );
+        e.ensure(out == [expected.clone()], format!("MultiPV {bad}: expected [{expected:?}], got {out:?}"));
+    }
+    let s = search(&mut e, &b, "go depth 2");
+    let shown = lines(&s);
+    e.ensure(shown == [1, 2, 3], format!("MultiPV must still be 3: lines {shown:?} at depth 2"));
+    // In range: no message.
+    for value in ["Hash value 1", "Threads value 1", "UCI_Elo value 2200", "Move Overhead value 0", "MultiPV value 1"] {
+        let out = e.command(&format!("setoption name {value}"));
+        e.ensure(out.is_empty(), format!("setoption name {value}: no message expected, got {out:?}"));
     }
     e.quit();
 }

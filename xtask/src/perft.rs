@@ -284,7 +284,9 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode> {
     let threads = args.threads.map_or_else(util::hardware_threads, NonZeroUsize::get);
 
     let plans: Vec<(Vec<Job<'_>>, SuiteReport)> = suites.iter().map(|suite| plan(suite, filter)).collect();
-    let total_jobs: usize = plans.iter().map(|(jobs, _)| jobs.len()).sum();
+    // The progress counts the positions of the summary table, those whose every entry the
+    // filter skips included (they count as done when their suite starts).
+    let total_lines: usize = plans.iter().map(|(_, report)| report.lines).sum();
 
     let names: Vec<&str> = suites.iter().map(|s| s.name).collect();
     println!(
@@ -302,7 +304,7 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode> {
 
     let node_counter = AtomicU64::new(0);
     let mut progress = SuiteProgress {
-        display: Progress::new("perft", total_jobs as u64, progress::plain_wanted(args.plain)),
+        display: Progress::new("perft", total_lines as u64, progress::plain_wanted(args.plain)),
         start: Instant::now(),
         failed: 0,
     };
@@ -359,6 +361,8 @@ fn run_suite(
 ) {
     let start = Instant::now();
     let nodes_before = node_counter.load(Ordering::Relaxed);
+    // Positions with nothing left to check are done at once.
+    progress.display.inc((report.lines - jobs.len()) as u64);
     let next = AtomicUsize::new(0);
     thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<JobResult>();
@@ -504,6 +508,31 @@ mod tests {
         assert!(parse_line(1, "8/8/8/8/8/8/8/K6k w - - 0 1").is_err());
         assert!(parse_line(1, "8/8/8/8/8/8/8/K6k w - - 0 1 ;X1 3").is_err());
         assert!(parse_line(1, "8/8/8/8/8/8/8/K6k w - - 0 1 ;D1").is_err());
+    }
+
+    #[test]
+    fn progress_counts_every_line_of_the_table() {
+        // Line 3's only entry is over the budget: no job, but it is a line of the table.
+        let suite = Suite {
+            name: "test",
+            chess960: false,
+            lines: vec![
+                parse_line(1, "8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D2 9").unwrap(),
+                parse_line(2, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 5").unwrap(),
+                parse_line(3, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D2 25").unwrap(),
+            ],
+        };
+        let filter = Filter { max_depth: None, max_nodes: Some(10) };
+        let (jobs, mut report) = plan(&suite, filter);
+        assert_eq!((jobs.len(), report.lines), (2, 3));
+        let mut progress = SuiteProgress {
+            display: Progress::new("perft", report.lines as u64, true),
+            start: Instant::now(),
+            failed: 0,
+        };
+        run_suite(&suite, &jobs, 2, &AtomicU64::new(0), &mut progress, &mut report);
+        assert_eq!((progress.display.done(), progress.display.total()), (3, 3));
+        assert_eq!((report.passed, report.failed, report.skipped_total()), (3, 0, 1));
     }
 
     #[test]

@@ -81,6 +81,18 @@ impl Progress {
         Progress { total, done: 0, message: String::new(), output }
     }
 
+    /// The number of items done so far.
+    #[cfg(test)]
+    pub fn done(&self) -> u64 {
+        self.done
+    }
+
+    /// The number of items in all.
+    #[cfg(test)]
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
     /// Sets the status text shown after the counts.
     pub fn set_message(&mut self, message: impl Into<String>) {
         self.message = message.into();

@@ -287,8 +287,9 @@ impl Uci {
     /// `position`, `go`, `bench` and `setoption` are refused with an `info string` (after
     /// `stop` they are accepted at once).
     ///
-    /// A `go` with a parameter that cannot be read (`go depth abc`, a number too large for
-    /// 64 bits, an unknown word) is answered with one `info string` and searched with the
+    /// A number outside the range of its `go` parameter (`go depth 9999`, `go wtime -5`) is
+    /// brought into the range. A `go` with a parameter that cannot be read (`go depth abc`,
+    /// an unknown word) is answered with one `info string` and searched with the
     /// parameters that could be read, if they still end the search by themselves (a depth,
     /// node, time, mate or clock limit, or an explicit `infinite`). If they do not, it is
     /// searched to depth 1 only (milliseconds), so that a legal `bestmove` comes at once
@@ -346,13 +347,39 @@ impl Uci {
                 }
             }
             "eval" => {
-                for l in cutoff_eval::trace(&self.board).to_string().lines() {
-                    self.out.line(l);
+                // The evaluation the search uses comes first, labelled "in use"; the other one
+                // follows, labelled "not in use" (the hand-crafted one with its terms).
+                let white = |cp: i32| if self.board.side_to_move() == cutoff_board::Color::White { cp } else { -cp };
+                let trace = cutoff_eval::trace(&self.board);
+                let in_use = self.with_engine(|e| e.network().cloned());
+                let hand_crafted = white(trace.eval());
+                match &in_use {
+                    Some(net) => {
+                        let cp = white(net.evaluate(&self.board));
+                        self.out.line(&format!("NNUE evaluation: {cp} cp (White's view), in use"));
+                        self.out.line(&format!(
+                            "Hand-crafted evaluation: {hand_crafted} cp (White's view), not in use (UseNNUE is on); its terms:"
+                        ));
+                    }
+                    None => {
+                        let why =
+                            if !self.use_nnue { "UseNNUE is off" } else { "UseNNUE is on but no network is loaded" };
+                        self.out.line(&format!(
+                            "Hand-crafted evaluation: {hand_crafted} cp (White's view), in use ({why}); its terms:"
+                        ));
+                    }
                 }
-                if let Some(net) = self.with_engine(|e| e.network().cloned()) {
-                    let cp = net.evaluate(&self.board);
-                    let white = if self.board.side_to_move() == cutoff_board::Color::White { cp } else { -cp };
-                    self.out.line(&format!("NNUE evaluation: {white} cp (White's view), in use"));
+                for l in trace.to_string().lines() {
+                    match l.strip_prefix("Evaluation ") {
+                        Some(rest) => self.out.line(&format!("Hand-crafted evaluation {rest}")),
+                        None => self.out.line(l),
+                    }
+                }
+                if in_use.is_none()
+                    && let Some(net) = &self.network
+                {
+                    let cp = white(net.evaluate(&self.board));
+                    self.out.line(&format!("NNUE evaluation: {cp} cp (White's view), not in use (UseNNUE is off)"));
                 }
             }
             "bench" => self.bench(&rest),
@@ -707,19 +734,15 @@ impl Uci {
             self.info(&format!("setoption: cannot change '{}' while {}", opt.name(), self.running()));
             return;
         }
-        if *opt == EngineOption::Elo
-            && let Some((min, max)) = opt.range()
-            && let Some(elo) = value.as_deref().and_then(|v| v.trim().parse::<i64>().ok())
-            && !(min..=max).contains(&elo)
-        {
-            // A GUI's Elo outside the range is brought into it rather than refused.
-            let clamped = elo.clamp(min, max);
-            self.info(&format!("setoption: UCI_Elo {elo} is outside {min}-{max}; using {clamped}"));
-            self.elo = clamped;
-            return;
-        }
+        // One rule for every spin option: a value outside the range is clamped to it, with an
+        // `info string`; a value that cannot be read leaves the option unchanged.
         let parsed = match opt.parse(value.as_deref()) {
-            Ok(v) => v,
+            Ok((v, clamped)) => {
+                if let Some(clamped) = clamped {
+                    self.info(&format!("setoption: {clamped}"));
+                }
+                v
+            }
             Err(e) => {
                 self.info(&format!("setoption: {e}; '{}' unchanged", opt.name()));
                 return;
@@ -1069,7 +1092,7 @@ pub fn info_line(board: &Board, info: &IterationInfo, show_wdl: bool) -> String 
 pub enum GoError {
     /// A parameter that `go` does not know.
     UnknownParameter(String),
-    /// A parameter without its number, or with a malformed one (or one beyond 64 bits).
+    /// A parameter without its number, or with something else than a whole number.
     BadValue(String),
     /// A `searchmoves` move that is not legal here.
     BadSearchMove(String),
@@ -1079,7 +1102,10 @@ impl std::fmt::Display for GoError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             GoError::UnknownParameter(p) => write!(f, "unknown parameter '{}'", truncate(p)),
-            GoError::BadValue(p) => write!(f, "'{p}' needs a whole number (at most {})", i64::MAX),
+            GoError::BadValue(p) => {
+                let (unit, min, max) = go_range(p);
+                write!(f, "'{p}' needs a whole number of {unit}, {min} to {max} (larger ones count as {max})")
+            }
             GoError::BadSearchMove(m) => write!(f, "searchmoves: '{}' is not a legal move here", truncate(m)),
         }
     }
@@ -1102,8 +1128,39 @@ const GO_KEYWORDS: [&str; 12] = [
     "infinite",
 ];
 
-/// Parses the parameters of `go` (everything after `go`). Negative clock times (some GUIs
-/// send them when a clock runs out) count as zero.
+/// The deepest `go depth`: the last iteration Cutoff's search starts (`MAX_PLY - 4`; the
+/// search clamps its depth there, in `cutoff-search`'s `worker.rs`).
+const MAX_GO_DEPTH: u64 = cutoff_board::MAX_PLY as u64 - 4;
+
+/// The longest `go mate`, in moves: every mate score the search reports is within `MAX_PLY`
+/// plies.
+const MAX_GO_MATE: u64 = cutoff_board::MAX_PLY as u64 / 2;
+
+/// The largest `go nodes`: 10^15, about ten years of one thread at 3 Mnps.
+const MAX_GO_NODES: u64 = 1_000_000_000_000_000;
+
+/// The largest time of `go` (`wtime`, `btime`, `winc`, `binc`, `movetime`), in milliseconds:
+/// 10^10, about 116 days.
+const MAX_GO_MS: u64 = 10_000_000_000;
+
+/// The largest `go movestogo`.
+const MAX_GO_MOVESTOGO: u64 = 1000;
+
+/// The unit and range of the number of `go` parameter `key`. A number outside the range is
+/// brought into it (negative clock times, which some GUIs send when a clock runs out, count as
+/// zero; `go depth 9999` searches as deep as the search goes).
+fn go_range(key: &str) -> (&'static str, u64, u64) {
+    match key {
+        "depth" => ("plies", 1, MAX_GO_DEPTH),
+        "mate" => ("moves", 1, MAX_GO_MATE),
+        "nodes" => ("nodes", 1, MAX_GO_NODES),
+        "movestogo" => ("moves", 0, MAX_GO_MOVESTOGO),
+        _ => ("milliseconds", 0, MAX_GO_MS),
+    }
+}
+
+/// Parses the parameters of `go` (everything after `go`). A number outside its parameter's
+/// range (see [`GoError::BadValue`]'s message) is brought into it.
 pub fn parse_go(args: &[&str], board: &Board) -> Result<Limits, GoError> {
     let mut limits = Limits::default();
     let mut i = 0;
@@ -1113,23 +1170,23 @@ pub fn parse_go(args: &[&str], board: &Board) -> Result<Limits, GoError> {
         let number = |i: &mut usize| -> Result<u64, GoError> {
             let v = args.get(*i).ok_or_else(|| GoError::BadValue(key.into()))?;
             *i += 1;
-            match v.parse::<i64>() {
-                Ok(n) => Ok(n.max(0) as u64),
-                Err(_) => Err(GoError::BadValue(key.into())),
-            }
+            let n = options::parse_whole(v).ok_or_else(|| GoError::BadValue(key.into()))?;
+            let (_, min, max) = go_range(key);
+            Ok(n.max(0).unsigned_abs().clamp(min, max))
         };
+        let ms = |i: &mut usize| number(i).map(Duration::from_millis);
         match key {
             "infinite" => limits.infinite = true,
             "ponder" => limits.ponder = true,
-            "wtime" => limits.wtime = Some(Duration::from_millis(number(&mut i)?)),
-            "btime" => limits.btime = Some(Duration::from_millis(number(&mut i)?)),
-            "winc" => limits.winc = Some(Duration::from_millis(number(&mut i)?)),
-            "binc" => limits.binc = Some(Duration::from_millis(number(&mut i)?)),
-            "movestogo" => limits.movestogo = Some(number(&mut i)?.min(u32::MAX as u64) as u32),
-            "depth" => limits.depth = Some(number(&mut i)?.clamp(1, 1000) as u32),
-            "nodes" => limits.nodes = Some(number(&mut i)?.max(1)),
-            "mate" => limits.mate = Some(number(&mut i)?.clamp(1, 1000) as u32),
-            "movetime" => limits.movetime = Some(Duration::from_millis(number(&mut i)?)),
+            "wtime" => limits.wtime = Some(ms(&mut i)?),
+            "btime" => limits.btime = Some(ms(&mut i)?),
+            "winc" => limits.winc = Some(ms(&mut i)?),
+            "binc" => limits.binc = Some(ms(&mut i)?),
+            "movestogo" => limits.movestogo = Some(number(&mut i)? as u32),
+            "depth" => limits.depth = Some(number(&mut i)? as u32),
+            "nodes" => limits.nodes = Some(number(&mut i)?),
+            "mate" => limits.mate = Some(number(&mut i)? as u32),
+            "movetime" => limits.movetime = Some(ms(&mut i)?),
             "searchmoves" => {
                 while i < args.len() && !GO_KEYWORDS.contains(&args[i]) {
                     let mv: Move = board.parse_uci(args[i]).map_err(|_| GoError::BadSearchMove(args[i].into()))?;
@@ -1162,7 +1219,9 @@ fn parse_go_lenient(args: &[&str], board: &Board) -> Limits {
                 i = j;
                 continue;
             }
-            key if GO_KEYWORDS.contains(&key) && args.get(i + 1).is_some_and(|v| v.parse::<i64>().is_ok()) => 2,
+            key if GO_KEYWORDS.contains(&key) && args.get(i + 1).is_some_and(|v| options::parse_whole(v).is_some()) => {
+                2
+            }
             _ => 1,
         };
         if let Ok(part) = parse_go(&args[i..i + take], board) {
@@ -1223,7 +1282,7 @@ mod tests {
         };
         for args in [
             &["depth", "abc"][..],
-            &["depth", "99999999999999999999"],
+            &["depth", "1.5"],
             &["nodes", "x"],
             &["infinte"],
             &["btime", "1000", "wtime", "abc"],
@@ -1240,6 +1299,41 @@ mod tests {
             assert!(parse_go(args, &board).is_err(), "{args:?}");
             assert!(bounded(args), "{args:?}");
         }
+    }
+
+    #[test]
+    fn go_numbers_are_brought_into_range_and_the_limits_are_named() {
+        let board = Board::default();
+        let go = |args: &[&str]| parse_go(args, &board).unwrap();
+        assert_eq!(go(&["depth", "99999999999999999999"]).depth, Some(124));
+        assert_eq!(go(&["depth", "125"]).depth, Some(124));
+        assert_eq!(go(&["depth", "124"]).depth, Some(124));
+        assert_eq!(go(&["depth", "0"]).depth, Some(1));
+        assert_eq!(go(&["depth", "-3"]).depth, Some(1));
+        assert_eq!(go(&["mate", "1000"]).mate, Some(64));
+        assert_eq!(go(&["nodes", "18446744073709551616"]).nodes, Some(MAX_GO_NODES));
+        assert_eq!(go(&["nodes", "0"]).nodes, Some(1));
+        assert_eq!(go(&["wtime", "-100"]).wtime, Some(Duration::ZERO));
+        assert_eq!(go(&["movetime", "99999999999"]).movetime, Some(Duration::from_millis(MAX_GO_MS)));
+        assert_eq!(go(&["movestogo", "40"]).movestogo, Some(40));
+        let message = |args: &[&str]| parse_go(args, &board).unwrap_err().to_string();
+        assert_eq!(
+            message(&["depth", "abc"]),
+            "'depth' needs a whole number of plies, 1 to 124 (larger ones count as 124)"
+        );
+        assert_eq!(message(&["mate"]), "'mate' needs a whole number of moves, 1 to 64 (larger ones count as 64)");
+        assert_eq!(
+            message(&["nodes", "1e6"]),
+            "'nodes' needs a whole number of nodes, 1 to 1000000000000000 (larger ones count as 1000000000000000)"
+        );
+        assert_eq!(
+            message(&["movetime", "1.5"]),
+            "'movetime' needs a whole number of milliseconds, 0 to 10000000000 (larger ones count as 10000000000)"
+        );
+        assert_eq!(
+            message(&["movestogo", "x"]),
+            "'movestogo' needs a whole number of moves, 0 to 1000 (larger ones count as 1000)"
+        );
     }
 
     #[test]

@@ -57,11 +57,11 @@ pub(crate) enum OptionValue {
     String(Option<String>),
 }
 
+/// A value that cannot be used at all: the option is left unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum OptionError {
     Missing(&'static str),
-    NotANumber(&'static str, String),
-    OutOfRange { name: &'static str, value: i64, min: i64, max: i64 },
+    NotANumber { name: &'static str, value: String, min: i64, max: i64 },
     NotABool(&'static str, String),
 }
 
@@ -69,13 +69,45 @@ impl fmt::Display for OptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             OptionError::Missing(n) => write!(f, "'{n}' needs a value"),
-            OptionError::NotANumber(n, v) => write!(f, "'{n}' needs a whole number, got '{v}'"),
-            OptionError::OutOfRange { name, value, min, max } => {
-                write!(f, "'{name}' must be from {min} to {max}, got {value}")
+            OptionError::NotANumber { name, value, min, max } => {
+                write!(f, "'{name}' needs a whole number from {min} to {max}, got '{value}'")
             }
             OptionError::NotABool(n, v) => write!(f, "'{n}' needs true or false, got '{v}'"),
         }
     }
+}
+
+/// A spin value outside its option's range, brought to the nearest end of the range: the one
+/// rule for every spin option (the value is used, and an `info string` says so).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Clamped {
+    pub(crate) name: &'static str,
+    /// The value as it was sent (shortened), which may not even fit 64 bits.
+    pub(crate) given: String,
+    pub(crate) used: i64,
+    pub(crate) min: i64,
+    pub(crate) max: i64,
+}
+
+impl fmt::Display for Clamped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Clamped { name, given, used, min, max } = self;
+        write!(f, "'{name}' {given} is outside its range {min} to {max}; using {used}")
+    }
+}
+
+/// A whole number, saturated to the `i64` range when it has more digits than fit: a sign and
+/// digits only, so `1e3`, `16.5` and `0x10` are not numbers.
+pub(crate) fn parse_whole(text: &str) -> Option<i64> {
+    if let Ok(n) = text.parse::<i64>() {
+        return Some(n);
+    }
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(digits) => (true, digits),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    whole.then_some(if negative { i64::MIN } else { i64::MAX })
 }
 
 enum Kind {
@@ -158,6 +190,7 @@ impl EngineOption {
     }
 
     /// The range of a spin option.
+    #[cfg(test)]
     pub(crate) fn range(self) -> Option<(i64, i64)> {
         match self.kind() {
             Kind::Spin { min, max, .. } => Some((min, max)),
@@ -165,27 +198,30 @@ impl EngineOption {
         }
     }
 
-    pub(crate) fn parse(self, value: Option<&str>) -> Result<OptionValue, OptionError> {
+    /// The value `setoption` asks for. A spin value outside the declared range is clamped to
+    /// it (with the [`Clamped`] note to show); a value that is not a whole number, a check value
+    /// other than true or false, or a missing value is an [`OptionError`].
+    pub(crate) fn parse(self, value: Option<&str>) -> Result<(OptionValue, Option<Clamped>), OptionError> {
         let name = self.name();
         match self.kind() {
-            Kind::Button => Ok(OptionValue::Button),
+            Kind::Button => Ok((OptionValue::Button, None)),
             Kind::String => {
                 let v = value.map(str::trim).filter(|v| !v.is_empty() && *v != "<empty>");
-                Ok(OptionValue::String(v.map(str::to_owned)))
+                Ok((OptionValue::String(v.map(str::to_owned)), None))
             }
             Kind::Spin { min, max, .. } => {
                 let v = value.map(str::trim).filter(|v| !v.is_empty()).ok_or(OptionError::Missing(name))?;
-                let n: i64 = v.parse().map_err(|_| OptionError::NotANumber(name, v.chars().take(40).collect()))?;
-                if !(min..=max).contains(&n) {
-                    return Err(OptionError::OutOfRange { name, value: n, min, max });
-                }
-                Ok(OptionValue::Spin(n))
+                let shown = || v.chars().take(40).collect::<String>();
+                let n = parse_whole(v).ok_or_else(|| OptionError::NotANumber { name, value: shown(), min, max })?;
+                let used = n.clamp(min, max);
+                let clamped = (used != n).then(|| Clamped { name, given: shown(), used, min, max });
+                Ok((OptionValue::Spin(used), clamped))
             }
             Kind::Check { .. } => {
                 let v = value.map(str::trim).ok_or(OptionError::Missing(name))?;
                 match v.to_ascii_lowercase().as_str() {
-                    "true" => Ok(OptionValue::Check(true)),
-                    "false" => Ok(OptionValue::Check(false)),
+                    "true" => Ok((OptionValue::Check(true), None)),
+                    "false" => Ok((OptionValue::Check(false), None)),
                     _ => Err(OptionError::NotABool(name, v.chars().take(40).collect())),
                 }
             }
@@ -199,15 +235,47 @@ mod tests {
 
     #[test]
     fn parse_values() {
-        assert_eq!(EngineOption::Hash.parse(Some("64")), Ok(OptionValue::Spin(64)));
-        assert!(matches!(EngineOption::Hash.parse(Some("0")), Err(OptionError::OutOfRange { .. })));
-        assert!(matches!(EngineOption::Hash.parse(Some("big")), Err(OptionError::NotANumber(..))));
+        let value = |opt: EngineOption, v: Option<&str>| opt.parse(v).map(|(value, _)| value);
+        assert_eq!(EngineOption::Hash.parse(Some("64")), Ok((OptionValue::Spin(64), None)));
+        assert_eq!(
+            EngineOption::Hash.parse(Some("big")),
+            Err(OptionError::NotANumber { name: "Hash", value: "big".into(), min: 1, max: 65_536 })
+        );
+        for not_whole in ["16.5", "1e3", "0x10", "-", "+", "--5", "5 MiB"] {
+            assert!(
+                matches!(EngineOption::Hash.parse(Some(not_whole)), Err(OptionError::NotANumber { .. })),
+                "{not_whole}"
+            );
+        }
         assert_eq!(EngineOption::Hash.parse(None), Err(OptionError::Missing("Hash")));
-        assert_eq!(EngineOption::Ponder.parse(Some("TRUE")), Ok(OptionValue::Check(true)));
+        assert_eq!(value(EngineOption::Ponder, Some("TRUE")), Ok(OptionValue::Check(true)));
         assert!(EngineOption::Chess960.parse(Some("yes")).is_err());
-        assert_eq!(EngineOption::ClearHash.parse(None), Ok(OptionValue::Button));
-        assert_eq!(EngineOption::BookFile.parse(Some(" a b.bin ")), Ok(OptionValue::String(Some("a b.bin".into()))));
-        assert_eq!(EngineOption::BookFile.parse(Some("<empty>")), Ok(OptionValue::String(None)));
-        assert_eq!(EngineOption::BookFile.parse(None), Ok(OptionValue::String(None)));
+        assert_eq!(value(EngineOption::ClearHash, None), Ok(OptionValue::Button));
+        assert_eq!(value(EngineOption::BookFile, Some(" a b.bin ")), Ok(OptionValue::String(Some("a b.bin".into()))));
+        assert_eq!(value(EngineOption::BookFile, Some("<empty>")), Ok(OptionValue::String(None)));
+        assert_eq!(value(EngineOption::BookFile, None), Ok(OptionValue::String(None)));
+    }
+
+    #[test]
+    fn every_spin_option_clamps_to_its_range() {
+        for opt in OPTIONS {
+            let Some((min, max)) = opt.range() else { continue };
+            let name = opt.name();
+            let clamped = |given: &str, used: i64| Clamped { name, given: given.into(), used, min, max };
+            let at = |v: &str| opt.parse(Some(v));
+            assert_eq!(at(&min.to_string()), Ok((OptionValue::Spin(min), None)), "{name}");
+            assert_eq!(at(&max.to_string()), Ok((OptionValue::Spin(max), None)), "{name}");
+            let below = (min - 1).to_string();
+            assert_eq!(at(&below), Ok((OptionValue::Spin(min), Some(clamped(&below, min)))), "{name}");
+            let above = (max + 1).to_string();
+            assert_eq!(at(&above), Ok((OptionValue::Spin(max), Some(clamped(&above, max)))), "{name}");
+            // Beyond 64 bits: still a whole number, still clamped.
+            let huge = "99999999999999999999999";
+            assert_eq!(at(huge), Ok((OptionValue::Spin(max), Some(clamped(huge, max)))), "{name}");
+            let tiny = "-99999999999999999999999";
+            assert_eq!(at(tiny), Ok((OptionValue::Spin(min), Some(clamped(tiny, min)))), "{name}");
+        }
+        let note = EngineOption::Hash.parse(Some("999999")).unwrap().1.unwrap();
+        assert_eq!(note.to_string(), "'Hash' 999999 is outside its range 1 to 65536; using 65536");
     }
 }

@@ -67,7 +67,10 @@ of zero for N consecutive moves each, from full move M on. (cutechess semantics.
 
 Statistics: Elo (logistic) and nElo (normalized Elo) with 95% error bars, LOS, and the SPRT
 count game pairs (pentanomial, Ptnml(0-2) = pairs scoring 0, 1/2, 1, 3/2, 2 points) or, with
---statistics trinomial, single games, as fastchess and OpenBench do.
+--statistics trinomial, single games, as fastchess and OpenBench do. They read `n/a (why)`
+until they mean something: at least 2 complete pairs (games) that did not all score the same,
+and for Elo a 95% interval of the score inside (0, 1), without which its error bar is
+unbounded. The W-D-L beside them counts every game played.
 --sprt elo0=X elo1=Y [alpha=0.05 beta=0.05 model=normalized|logistic]: the generalised SPRT of
 fishtest/OpenBench/fastchess, bounds in normalized Elo (default) or logistic Elo. The LLR is
 updated after each pair (game) and the match stops when it leaves

@@ -130,11 +130,53 @@ impl Tally {
         self.wdl.games()
     }
 
-    /// The outcomes to report under `wanted` statistics, and the statistics they are: pairs
-    /// fall back to games until a pair is complete.
-    pub fn outcomes(&self, wanted: Statistics) -> (Vec<(f64, f64)>, Statistics) {
-        let statistics = if self.pairs.pairs() == 0 { Statistics::Trinomial } else { wanted };
-        (statistics.outcomes(self.wdl, self.pairs), statistics)
+    /// The outcomes counted under `statistics`: games, or complete pairs only.
+    pub fn outcomes(&self, statistics: Statistics) -> Vec<(f64, f64)> {
+        statistics.outcomes(self.wdl, self.pairs)
+    }
+}
+
+/// The fewest samples (games or pairs) from which Elo, nElo and LOS are shown.
+pub const MIN_SAMPLES: f64 = 2.0;
+
+/// The Elo figures of a match so far, or why they are not shown yet.
+///
+/// With fewer than [`MIN_SAMPLES`] games (pairs), or when every game (pair) scored the same,
+/// the sample has no measured spread: an estimate would come with an error bar of zero or an
+/// infinite Elo. Those are shown as `n/a` with the reason instead.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Figures {
+    /// Logistic Elo; `Err` also when its 95% interval reaches a score of 0 or 1 (an unbounded
+    /// error bar).
+    pub elo: Result<EloEstimate, &'static str>,
+    pub nelo: Result<EloEstimate, &'static str>,
+    pub los: Result<f64, &'static str>,
+}
+
+impl Figures {
+    pub fn new(tally: &Tally, statistics: Statistics) -> Figures {
+        let outcomes = tally.outcomes(statistics);
+        let samples: f64 = outcomes.iter().map(|&(_, count)| count).sum();
+        let alike = outcomes.iter().filter(|&&(_, count)| count > 0.0).count() <= 1;
+        let missing = match statistics {
+            Statistics::Trinomial if samples < MIN_SAMPLES => Some("needs 2 games"),
+            Statistics::Pentanomial if samples < MIN_SAMPLES => Some("needs 2 complete pairs"),
+            Statistics::Trinomial if alike => Some("every game had the same result"),
+            Statistics::Pentanomial if alike => Some("every pair scored the same"),
+            _ => None,
+        };
+        if let Some(reason) = missing {
+            return Figures { elo: Err(reason), nelo: Err(reason), los: Err(reason) };
+        }
+        let unbounded = match statistics {
+            Statistics::Trinomial => "error bar unbounded: needs more games",
+            Statistics::Pentanomial => "error bar unbounded: needs more pairs",
+        };
+        let elo =
+            stats::elo_estimate(&outcomes).filter(|e| e.lower.is_finite() && e.upper.is_finite()).ok_or(unbounded);
+        let nelo = stats::nelo_estimate(&outcomes, statistics.games_per_sample()).ok_or(unbounded);
+        let los = stats::los(&outcomes).ok_or(unbounded);
+        Figures { elo, nelo, los }
     }
 }
 
@@ -151,28 +193,38 @@ pub fn signed(value: f64) -> String {
     }
 }
 
-/// `+12.3 ± 45.6`.
-pub fn elo_text(estimate: Option<EloEstimate>) -> String {
+/// `+12.3 ± 45.6`, or `n/a (why)`.
+pub fn elo_text(estimate: Result<EloEstimate, &'static str>) -> String {
     match estimate {
-        Some(e) if e.error().is_finite() => format!("{} ± {:.1}", signed(e.elo), e.error()),
-        Some(e) => format!("{} ± inf", signed(e.elo)),
-        None => "-".to_owned(),
+        Ok(e) => format!("{} ± {:.1}", signed(e.elo), e.error()),
+        Err(why) => format!("n/a ({why})"),
     }
 }
 
-/// The status of the match so far, for the progress display: W-D-L, score, Elo, nElo, LLR.
+/// `games` / `pairs`, singular for one.
+fn samples_text(statistics: Statistics, tally: &Tally) -> String {
+    let (n, unit) = match statistics {
+        Statistics::Trinomial => (tally.games(), "game"),
+        Statistics::Pentanomial => (tally.pairs.pairs(), "pair"),
+    };
+    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The status of the match so far, for the progress display: W-D-L, score, Elo and nElo with
+/// the games or pairs they count, LLR.
 pub fn status(tally: &Tally, statistics: Statistics, sprt: Option<(&Sprt, f64)>) -> String {
     let wdl = tally.wdl;
-    let (outcomes, statistics) = tally.outcomes(statistics);
+    let figures = Figures::new(tally, statistics);
     let mut line = format!(
-        "W-D-L {}-{}-{} ({:.1}%), Elo {}",
+        "W-D-L {}-{}-{} ({:.1}%), {}: Elo {}",
         wdl.wins,
         wdl.draws,
         wdl.losses,
         100.0 * wdl.score().unwrap_or(0.5),
-        elo_text(stats::elo_estimate(&outcomes)),
+        samples_text(statistics, tally),
+        elo_text(figures.elo),
     );
-    if let Some(nelo) = stats::nelo_estimate(&outcomes, statistics.games_per_sample()) {
+    if let Ok(nelo) = figures.nelo {
         let _ = write!(line, ", nElo {}", signed(nelo.elo));
     }
     if let Some((sprt, llr)) = sprt {
@@ -191,11 +243,7 @@ pub struct SprtOutcome {
 
 /// `trinomial, 100 games` / `pentanomial, 50 pairs`.
 fn sample_text(statistics: Statistics, tally: &Tally) -> String {
-    let (n, unit) = match statistics {
-        Statistics::Trinomial => (tally.games(), "game"),
-        Statistics::Pentanomial => (tally.pairs.pairs(), "pair"),
-    };
-    format!("{statistics}, {n} {unit}{}", if n == 1 { "" } else { "s" })
+    format!("{statistics}, {}", samples_text(statistics, tally))
 }
 
 /// The final summary (stdout). `statistics`: how results are counted for Elo, nElo and LOS.
@@ -220,18 +268,20 @@ pub fn summary(
         f64::from(wdl.wins) + 0.5 * f64::from(wdl.draws),
         100.0 * wdl.score().unwrap_or(0.5),
     );
-    let (outcomes, statistics) = tally.outcomes(statistics);
+    let figures = Figures::new(tally, statistics);
     let sample = sample_text(statistics, tally);
-    let _ = writeln!(out, "  Elo           {} (95%, {sample})", elo_text(stats::elo_estimate(&outcomes)));
+    let _ = writeln!(out, "  Elo           {} (95%, {sample})", elo_text(figures.elo));
     if statistics == Statistics::Pentanomial {
-        let (games_outcomes, _) = tally.outcomes(Statistics::Trinomial);
+        let games = Figures::new(tally, Statistics::Trinomial);
         let trinomial = sample_text(Statistics::Trinomial, tally);
-        let _ = writeln!(out, "                {} (95%, {trinomial})", elo_text(stats::elo_estimate(&games_outcomes)));
+        let _ = writeln!(out, "                {} (95%, {trinomial})", elo_text(games.elo));
     }
-    let nelo = stats::nelo_estimate(&outcomes, statistics.games_per_sample());
-    let _ = writeln!(out, "  nElo          {} (95%, normalized Elo, {sample})", elo_text(nelo));
-    let los = stats::los(&outcomes).map_or_else(|| "-".to_owned(), |los| format!("{:.1}%", 100.0 * los));
-    let _ = writeln!(out, "  LOS           {los}");
+    let _ = writeln!(out, "  nElo          {} (95%, normalized Elo, {sample})", elo_text(figures.nelo));
+    let los = match figures.los {
+        Ok(los) => format!("{:.1}%", 100.0 * los),
+        Err(why) => format!("n/a ({why})"),
+    };
+    let _ = writeln!(out, "  LOS           {los} ({sample})");
     let _ = writeln!(out, "  draw ratio    {:.1}%", 100.0 * wdl.draw_ratio().unwrap_or(0.0));
     if tally.pairs.pairs() > 0 {
         let c = tally.pairs.counts;
@@ -387,7 +437,7 @@ mod tests {
         assert_eq!(tally.engines[1].max_move_time, Duration::from_millis(20));
 
         let line = status(&tally, Statistics::Pentanomial, None);
-        assert!(line.starts_with("W-D-L 2-1-1 (62.5%), Elo +88.7 ± "), "{line}");
+        assert!(line.starts_with("W-D-L 2-1-1 (62.5%), 2 pairs: Elo +88.7 ± "), "{line}");
         assert!(line.contains(", nElo +"), "{line}");
         let names = ["A".to_owned(), "B".to_owned()];
         let text = summary(&names, &tally, Statistics::Pentanomial, None, Duration::from_secs(3));
@@ -396,19 +446,82 @@ mod tests {
         assert!(text.contains("Ptnml(0-2)    [0, 0, 1, 1, 0] (pairs LL, LD, WL+DD, WD, WW from A's view)"), "{text}");
         // Pairs scoring 1/2 and 3/4 per game: mean 5/8, standard deviation 1/8 per pair, so
         // sqrt(2)/8 per game: nElo (1/8) / (sqrt(2)/8) * 800 / ln 10 = 245.7.
-        assert!(text.contains("(95%, pentanomial, 2 pairs)\n                +88.7 ± "), "{text}");
-        assert!(text.contains("(95%, trinomial, 4 games)\n  nElo          +245.7 ± "), "{text}");
+        // The 4 games (2 wins, a draw, a loss) are too few for a bounded logistic error bar:
+        // the mean score 0.625 plus its 95% margin 0.406 is beyond a score of 1.
+        assert!(
+            text.contains(
+                "(95%, pentanomial, 2 pairs)\n                n/a (error bar unbounded: needs more games) (95%, trinomial, 4 games)\n  nElo          +245.7 ± "
+            ),
+            "{text}"
+        );
         assert!(text.contains("0.100 s\n"), "{text}");
         let text = summary(&names, &tally, Statistics::Trinomial, None, Duration::from_secs(3));
-        assert!(text.contains("Elo           +88.7 ± inf (95%, trinomial, 4 games)\n  nElo "), "{text}");
+        assert!(
+            text.contains(
+                "Elo           n/a (error bar unbounded: needs more games) (95%, trinomial, 4 games)\n  nElo "
+            ),
+            "{text}"
+        );
+    }
 
-        // Before the first pair is complete, pair statistics fall back to games.
-        let mut first = Tally::default();
-        first.add(0, &record(0, GameResult::WhiteWins, Termination::Checkmate, None));
-        assert_eq!(first.outcomes(Statistics::Pentanomial).1, Statistics::Trinomial);
-        let text = summary(&names, &first, Statistics::Pentanomial, None, Duration::from_secs(1));
+    /// Adds games with engine1's `results` (`'W'`, `'D'`, `'L'`) in order, engine1 White in
+    /// the first game of each pair.
+    fn tally_of(results: &str) -> Tally {
+        let mut tally = Tally::default();
+        for (index, r) in results.chars().enumerate() {
+            let white_slot = index % 2;
+            let white_wins = (r == 'W') == (white_slot == 0);
+            let result = match r {
+                'D' => GameResult::Draw,
+                _ if white_wins => GameResult::WhiteWins,
+                _ => GameResult::BlackWins,
+            };
+            tally.add(index, &record(white_slot, result, Termination::Checkmate, None));
+        }
+        tally
+    }
+
+    #[test]
+    fn no_figures_until_they_mean_something() {
+        let names = ["A".to_owned(), "B".to_owned()];
+        let pairs = |results: &str| status(&tally_of(results), Statistics::Pentanomial, None);
+        let games = |results: &str| status(&tally_of(results), Statistics::Trinomial, None);
+        assert_eq!(pairs("L"), "W-D-L 0-0-1 (0.0%), 0 pairs: Elo n/a (needs 2 complete pairs)");
+        assert_eq!(games("L"), "W-D-L 0-0-1 (0.0%), 1 game: Elo n/a (needs 2 games)");
+        assert_eq!(pairs("WW"), "W-D-L 2-0-0 (100.0%), 1 pair: Elo n/a (needs 2 complete pairs)");
+        assert_eq!(games("WW"), "W-D-L 2-0-0 (100.0%), 2 games: Elo n/a (every game had the same result)");
+        // The case of the issue: 2-0-1 after three games once read `Elo +0.0 ± 0.0`.
+        assert_eq!(pairs("WLW"), "W-D-L 2-0-1 (66.7%), 1 pair: Elo n/a (needs 2 complete pairs)");
+        assert_eq!(
+            games("WLW"),
+            "W-D-L 2-0-1 (66.7%), 3 games: Elo n/a (error bar unbounded: needs more games), nElo +122.8"
+        );
+        // Two pairs that each scored 1/2 (a win and a loss, two draws): no spread, no error bar.
+        assert_eq!(pairs("WLWL"), "W-D-L 2-0-2 (50.0%), 2 pairs: Elo n/a (every pair scored the same)");
+        assert_eq!(pairs("DDDD"), "W-D-L 0-4-0 (50.0%), 2 pairs: Elo n/a (every pair scored the same)");
+        assert_eq!(pairs("WLDD"), "W-D-L 1-2-1 (50.0%), 2 pairs: Elo n/a (every pair scored the same)");
+        // Pairs of 1/2 and 1 per game: nElo is bounded, logistic Elo is not yet.
+        assert_eq!(
+            pairs("WLWW"),
+            "W-D-L 3-0-1 (75.0%), 2 pairs: Elo n/a (error bar unbounded: needs more pairs), nElo +245.7"
+        );
+        // Pairs of 1/2, 1/2 and 3/4 per game: mean 7/12 (+58.5 Elo), variance 1/72 per pair,
+        // margin 1.96 * sqrt(1/72 / 3) = 0.133: scores 0.450 to 0.717, -34.9 to +161.2 Elo.
+        // nElo: (7/12 - 1/2) / sqrt(2 / 72) * 800 / ln 10 = 173.7.
+        let line = pairs("WLDDWD");
+        assert_eq!(line, "W-D-L 2-3-1 (58.3%), 3 pairs: Elo +58.5 ± 98.1, nElo +173.7");
+        let text = summary(&names, &tally_of("WLDDWD"), Statistics::Pentanomial, None, Duration::from_secs(1));
+        assert!(text.contains("  Elo           +58.5 ± 98.1 (95%, pentanomial, 3 pairs)\n"), "{text}");
+        // LOS: 1/2 (1 + erf((7/12 - 1/2) / sqrt(2 / 72 / 3))) = 1/2 (1 + erf(0.866)).
+        assert!(text.contains("  LOS           89.0% (pentanomial, 3 pairs)\n"), "{text}");
+        assert!(!text.contains("inf"), "{text}");
+        // The summary of a match too short for figures says why, for each of them.
+        let text = summary(&names, &tally_of("W"), Statistics::Pentanomial, None, Duration::from_secs(1));
         assert!(!text.contains("Ptnml"), "{text}");
-        assert!(text.contains("nElo          - (95%"), "{text}");
+        assert!(text.contains("  Elo           n/a (needs 2 complete pairs) (95%, pentanomial, 0 pairs)\n"), "{text}");
+        assert!(text.contains("                n/a (needs 2 games) (95%, trinomial, 1 game)\n"), "{text}");
+        assert!(text.contains("  nElo          n/a (needs 2 complete pairs) (95%, normalized Elo"), "{text}");
+        assert!(text.contains("  LOS           n/a (needs 2 complete pairs) (pentanomial, 0 pairs)\n"), "{text}");
     }
 
     #[test]
@@ -417,8 +530,8 @@ mod tests {
         assert_eq!(signed(-0.04), "-0.0");
         assert_eq!(signed(stats::score_to_elo(0.5)), "+0.0");
         assert_eq!(signed(f64::NEG_INFINITY), "-inf");
-        assert_eq!(elo_text(None), "-");
+        assert_eq!(elo_text(Err("needs 2 games")), "n/a (needs 2 games)");
         let e = EloEstimate { elo: 10.0, lower: -5.0, upper: 25.0 };
-        assert_eq!(elo_text(Some(e)), "+10.0 ± 15.0");
+        assert_eq!(elo_text(Ok(e)), "+10.0 ± 15.0");
     }
 }
