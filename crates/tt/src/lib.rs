@@ -246,7 +246,8 @@ pub enum ResizeError {
         mib: usize,
     },
     /// The memory could not be allocated. [`TranspositionTable::resize`] leaves a cleared
-    /// table of [`MIN_MIB`] behind.
+    /// table of the size it had before behind (of [`MIN_MIB`] if even that cannot be had
+    /// again).
     AllocationFailed {
         /// The size asked for, in MiB.
         mib: usize,
@@ -475,7 +476,8 @@ impl TranspositionTable {
     ///
     /// [`ResizeError::OutOfRange`] if `mib` is outside [`MIN_MIB`]`..=`[`MAX_MIB`]; the table
     /// is then unchanged. [`ResizeError::AllocationFailed`] if the memory is not available;
-    /// the table is then a cleared table of [`MIN_MIB`].
+    /// the table is then a cleared table of its previous size (of [`MIN_MIB`] if even that
+    /// cannot be allocated again).
     ///
     /// ```
     /// use cutoff_tt::{Bound, ResizeError, TranspositionTable, TtEntry};
@@ -497,6 +499,7 @@ impl TranspositionTable {
             self.clear();
             return Ok(());
         }
+        let previous = self.buckets.len();
         self.buckets = Box::default(); // free the old table first
         match allocate(buckets) {
             Some(table) => {
@@ -504,9 +507,12 @@ impl TranspositionTable {
                 Ok(())
             }
             None => {
-                let mut table = Vec::with_capacity(BUCKETS_PER_MIB * MIN_MIB);
-                table.resize_with(BUCKETS_PER_MIB * MIN_MIB, Bucket::default);
-                self.buckets = table.into_boxed_slice();
+                // Back to the size it had (its memory was just freed), else the smallest.
+                self.buckets = allocate(previous).unwrap_or_else(|| {
+                    let mut table = Vec::with_capacity(BUCKETS_PER_MIB * MIN_MIB);
+                    table.resize_with(BUCKETS_PER_MIB * MIN_MIB, Bucket::default);
+                    table.into_boxed_slice()
+                });
                 Err(ResizeError::AllocationFailed { mib })
             }
         }

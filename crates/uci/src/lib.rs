@@ -751,7 +751,8 @@ impl Uci {
         match (opt, parsed) {
             (EngineOption::Hash, OptionValue::Spin(mib)) => {
                 if let Err(e) = self.with_engine(|e| e.set_hash(mib as usize)) {
-                    self.info(&format!("setoption: {e}"));
+                    let kept = self.with_engine(|e| e.tt().size_mib());
+                    self.info(&format!("setoption: {e}; the hash stays at {kept} MiB (cleared)"));
                 }
             }
             (EngineOption::Threads, OptionValue::Spin(n)) => {
