@@ -2,8 +2,13 @@
 //! each (`-` where the probe fails). Used by `scripts/syzygy_check.py` to compare this crate
 //! with python-chess's prober.
 //!
+//! With `--memory` it also prints, on standard error at the end, the process's resident
+//! memory (`VmRSS` and its peak `VmHWM` from `/proc/self/status`, Linux) and the total size of
+//! the table files, to show that mapped tables cost only the pages the probes touched.
+//!
 //! ```text
 //! cargo run --release -p cutoff-syzygy --example probe -- data/syzygy < fens.txt
+//! cargo run --release -p cutoff-syzygy --example probe -- data/syzygy --memory < fens.txt
 //! ```
 
 use std::io::{BufRead, Write};
@@ -12,7 +17,9 @@ use cutoff_board::{Board, CastlingMode};
 use cutoff_syzygy::Tablebases;
 
 fn main() {
-    let path = std::env::args().nth(1).unwrap_or_else(|| "data/syzygy".to_owned());
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let memory = args.iter().any(|a| a == "--memory");
+    let path = args.iter().find(|a| *a != "--memory").cloned().unwrap_or_else(|| "data/syzygy".to_owned());
     let tb = Tablebases::open_path(&path);
     for problem in tb.problems() {
         eprintln!("{problem}");
@@ -38,4 +45,28 @@ fn main() {
     for problem in tb.take_new_problems() {
         eprintln!("{problem}");
     }
+    if memory {
+        drop(out);
+        report_memory(&path);
+    }
+}
+
+/// Prints `VmRSS` and `VmHWM` and the bytes of the table files under `path`.
+fn report_memory(path: &str) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    for line in status.lines().filter(|l| l.starts_with("VmRSS") || l.starts_with("VmHWM")) {
+        eprintln!("{}", line.split_whitespace().collect::<Vec<_>>().join(" "));
+    }
+    let mut total = 0u64;
+    let mut files = 0;
+    for dir in std::env::split_paths(path) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = entry.path();
+            if p.extension().is_some_and(|x| x == "rtbw" || x == "rtbz") {
+                total += entry.metadata().map(|m| m.len()).unwrap_or(0);
+                files += 1;
+            }
+        }
+    }
+    eprintln!("table files: {files}, {total} bytes ({} kB)", total / 1024);
 }
