@@ -58,15 +58,15 @@ fn is_mate(board: &Board) -> bool {
 
 /// The true WDL value: the best of the zeroing moves (captures, en passant included, and pawn
 /// moves when `pawn_moves`) and the stored value, which is not read when every legal move
-/// zeroes (section 6). A winning zeroing move ends the search at once.
+/// zeroes (section 6). A winning zeroing move ends the search at once; captures are tried
+/// before pawn moves (they lead to smaller tables, and a winning one is found sooner).
 pub(crate) fn resolve(tb: &Tablebases, board: &Board, pawn_moves: bool) -> Result<Resolved, Fail> {
     let moves = board.legal_moves();
+    let captures = moves.iter().filter(|mv| mv.is_capture());
+    let pushes = moves.iter().filter(|&&mv| pawn_moves && !mv.is_capture() && is_zeroing(board, mv));
     let mut best = -3;
     let mut searched = 0;
-    for &mv in &moves {
-        if !(mv.is_capture() || (pawn_moves && is_zeroing(board, mv))) {
-            continue;
-        }
+    for &mv in captures.chain(pushes) {
         searched += 1;
         let v = -resolve(tb, &after(board, mv), false)?.wdl;
         if v > best {
