@@ -483,10 +483,11 @@ impl Tablebases {
 
     /// The DTZ value of the position: 0 for a draw; for a win, a positive number of plies to
     /// the next capture or pawn move (or mate) with best play, for a loss the negative; values
-    /// above 100 in absolute terms are cursed wins or blessed losses. As in Fathom, Stockfish
-    /// and python-chess, a value may be one more than the exact distance when the table stores
+    /// above 100 in absolute terms are cursed wins or blessed losses. As in Stockfish and
+    /// python-chess, a value may be one more than the exact distance when the table stores
     /// it rounded (never for a position where that would change the fifty-move outcome). `None`
-    /// as for [`probe_wdl`](Tablebases::probe_wdl), or when the DTZ table is missing.
+    /// as for [`probe_wdl`](Tablebases::probe_wdl), or when the DTZ table is missing (or the
+    /// table of a position a capture or pawn move leads to).
     ///
     /// ```
     /// use cutoff_board::Board;
