@@ -7,8 +7,9 @@ use crate::bytes::{Bytes, Cursor};
 /// A symbol that stands for one value has this as its right half.
 const LEAF: u16 = 0xfff;
 
-/// The longest code the decoder's 64-bit window can hold after a refill.
-const MAX_CODE_BITS: u8 = 56;
+/// The longest code the decoder reads: its 64-bit window is refilled 32 bits at a time and
+/// holds at least 33 bits before each code.
+const MAX_CODE_BITS: u8 = 32;
 
 /// How the sub-table's values are found.
 #[derive(Debug)]
@@ -19,6 +20,27 @@ enum Stream {
     Coded(Box<Coded>),
 }
 
+/// The codes of one length.
+#[derive(Clone, Copy, Debug)]
+struct CodeLength {
+    /// The smallest code of this length, left-aligned in 64 bits.
+    floor: u64,
+    /// The symbol of that code.
+    first_symbol: u16,
+    bits: u8,
+}
+
+/// One symbol of the tree.
+#[derive(Clone, Copy, Debug)]
+struct Symbol {
+    /// `right == LEAF`: the symbol is the single value `left`; else the values of `left`, then
+    /// those of `right`.
+    left: u16,
+    right: u16,
+    /// Number of values the symbol stands for.
+    span: u32,
+}
+
 #[derive(Debug)]
 struct Coded {
     block_bits: u32,
@@ -26,15 +48,12 @@ struct Coded {
     blocks: u32,
     /// Entries of the block-length list (blocks plus padding).
     length_entries: u32,
-    min_len: u32,
-    /// Per code length `min_len + i`: the first symbol of that length.
-    first_symbol: Vec<u16>,
-    /// Per code length `min_len + i`: its smallest code, left-aligned in 64 bits.
-    floor: Vec<u64>,
-    /// `(left, right)` halves of each symbol; `right == LEAF` for a single value `left`.
-    tree: Vec<(u16, u16)>,
-    /// Number of values each symbol stands for.
-    span_of: Vec<u32>,
+    /// One per code length, shortest first.
+    codes: Vec<CodeLength>,
+    /// For each value of a code's first 8 bits, the first entry of `codes` its length can be
+    /// (the search for the length starts there).
+    first_length: [u8; 256],
+    symbols: Vec<Symbol>,
     sparse_at: usize,
     lengths_at: usize,
     blocks_at: usize,
@@ -101,7 +120,20 @@ impl PairsDecoder {
                 (b0 | (b1 & 0xf) << 8, b1 >> 4 | b2 << 4)
             })
             .collect();
-        let span_of = symbol_spans(&tree)?;
+        let spans = symbol_spans(&tree)?;
+        let symbols = tree.iter().zip(spans).map(|(&(left, right), span)| Symbol { left, right, span }).collect();
+        let codes = floor
+            .iter()
+            .zip(&first_symbol)
+            .zip(min_len..)
+            .map(|((&floor, &first_symbol), bits)| CodeLength { floor, first_symbol, bits })
+            .collect::<Vec<_>>();
+        let mut first_length = [0u8; 256];
+        for (top, first) in first_length.iter_mut().enumerate() {
+            // The largest window with these top bits decides the shortest length possible.
+            let largest = (top as u64) << 56 | ((1u64 << 56) - 1);
+            *first = codes.iter().position(|c| largest >= c.floor).unwrap_or(0) as u8;
+        }
         let length_entries = blocks.checked_add(padding).ok_or(corrupt("block count"))?;
         Ok(PairsDecoder {
             flags,
@@ -111,11 +143,9 @@ impl PairsDecoder {
                 span_bits,
                 blocks,
                 length_entries,
-                min_len: u32::from(min_len),
-                first_symbol,
-                floor,
-                tree,
-                span_of,
+                codes,
+                first_length,
+                symbols,
                 sparse_at: 0,
                 lengths_at: 0,
                 blocks_at: 0,
@@ -214,38 +244,47 @@ fn symbol_spans(tree: &[(u16, u16)]) -> Result<Vec<u32>, TableError> {
     Ok(span)
 }
 
-/// Bits of one block, most significant first, in a 64-bit window. Bytes past the block read as
-/// zero; a reader that goes well past the block reports corruption.
+/// Bits of one block, most significant first, in a 64-bit window refilled 32 bits at a time
+/// (big-endian words). Bytes past the block read as zero; a reader that goes well past the
+/// block reports corruption.
 struct BitReader<'a> {
     block: &'a [u8],
     next: usize,
     window: u64,
-    /// Valid bits at the top of `window`.
+    /// Valid bits at the top of `window`: at least 33 between codes.
     filled: u32,
 }
 
 impl<'a> BitReader<'a> {
     fn new(block: &'a [u8]) -> BitReader<'a> {
         let mut r = BitReader { block, next: 0, window: 0, filled: 0 };
-        r.refill();
+        r.load_word();
+        r.load_word();
         r
     }
 
-    fn refill(&mut self) {
-        while self.filled <= 56 {
-            let byte = self.block.get(self.next).copied().unwrap_or(0);
-            self.window |= u64::from(byte) << (56 - self.filled);
-            self.filled += 8;
-            self.next += 1;
-        }
+    fn load_word(&mut self) {
+        let word = match self.block.get(self.next..self.next + 4) {
+            Some(b) => u32::from_be_bytes([b[0], b[1], b[2], b[3]]),
+            None => {
+                let byte = |i: usize| u32::from(self.block.get(self.next + i).copied().unwrap_or(0));
+                byte(0) << 24 | byte(1) << 16 | byte(2) << 8 | byte(3)
+            }
+        };
+        self.window |= u64::from(word) << (32 - self.filled);
+        self.filled += 32;
+        self.next += 4;
     }
 
+    /// Drops a code of `bits` (at most 32) bits.
     fn consume(&mut self, bits: u32) -> Result<(), TableError> {
         self.window <<= bits;
         self.filled -= bits;
-        self.refill();
-        if self.next > self.block.len() + 16 {
-            return Err(corrupt("block ends inside its data"));
+        if self.filled <= 32 {
+            if self.next >= self.block.len() + 8 {
+                return Err(corrupt("block ends inside its data"));
+            }
+            self.load_word();
         }
         Ok(())
     }
@@ -289,35 +328,31 @@ impl Coded {
         let data = bytes.slice(start.ok_or(TableError::Truncated)?, size)?;
         let mut bits = BitReader::new(data);
         let mut offset = offset as u64;
-        let sym = loop {
-            let mut i = 0;
-            while bits.window < self.floor[i] {
-                i += 1;
-            }
-            let len = self.min_len + i as u32;
-            let sym = u64::from(self.first_symbol[i]) + ((bits.window - self.floor[i]) >> (64 - len));
-            let sym = usize::try_from(sym).ok().filter(|&s| s < self.tree.len()).ok_or(corrupt("code of no symbol"))?;
-            let n = u64::from(self.span_of[sym]);
-            if offset < n {
+        let no_symbol = || corrupt("code of no symbol");
+        let mut sym = loop {
+            // The longest code has floor 0, so a length is always found.
+            let from = usize::from(self.first_length[(bits.window >> 56) as usize]);
+            let code = self.codes[from..].iter().find(|c| bits.window >= c.floor).ok_or_else(no_symbol)?;
+            let len = u32::from(code.bits);
+            let n = u64::from(code.first_symbol) + ((bits.window - code.floor) >> (64 - len));
+            let sym = usize::try_from(n).ok().and_then(|n| self.symbols.get(n)).ok_or_else(no_symbol)?;
+            if offset < u64::from(sym.span) {
                 break sym;
             }
-            offset -= n;
+            offset -= u64::from(sym.span);
             bits.consume(len)?;
         };
-        // Down the symbol's tree to the value at the offset.
-        let mut sym = sym;
+        // Down the symbol's tree to the value at the offset (children were checked at parse).
         loop {
-            let (left, right) = self.tree[sym];
-            if right == LEAF {
-                return Ok(left);
+            if sym.right == LEAF {
+                return Ok(sym.left);
             }
-            let l = usize::from(left);
-            let n = u64::from(self.span_of[l]);
-            if offset < n {
-                sym = l;
+            let left = self.symbols.get(usize::from(sym.left)).ok_or_else(no_symbol)?;
+            if offset < u64::from(left.span) {
+                sym = left;
             } else {
-                offset -= n;
-                sym = usize::from(right);
+                offset -= u64::from(left.span);
+                sym = self.symbols.get(usize::from(sym.right)).ok_or_else(no_symbol)?;
             }
         }
     }
