@@ -3,8 +3,8 @@
 //! with python-chess's prober.
 //!
 //! With `--memory` it also prints, on standard error at the end, the process's resident
-//! memory (`VmRSS` and its peak `VmHWM` from `/proc/self/status`, Linux) and the total size of
-//! the table files, to show that mapped tables cost only the pages the probes touched.
+//! memory (`VmRSS`, its peak `VmHWM`, and its anonymous and file-backed parts from
+//! `/proc/self/status`, Linux) and the total size of the table files, to show that mapped tables cost only the pages the probes touched.
 //!
 //! ```text
 //! cargo run --release -p cutoff-syzygy --example probe -- data/syzygy < fens.txt
@@ -51,10 +51,13 @@ fn main() {
     }
 }
 
-/// Prints `VmRSS` and `VmHWM` and the bytes of the table files under `path`.
+/// Prints `VmRSS`, `VmHWM` and the split of the resident memory into anonymous memory (the
+/// process's own) and file pages (the mapped tables), and the bytes of the table files under
+/// `path`.
 fn report_memory(path: &str) {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    for line in status.lines().filter(|l| l.starts_with("VmRSS") || l.starts_with("VmHWM")) {
+    let wanted = ["VmRSS", "VmHWM", "RssAnon", "RssFile"];
+    for line in status.lines().filter(|l| wanted.iter().any(|w| l.starts_with(w))) {
         eprintln!("{}", line.split_whitespace().collect::<Vec<_>>().join(" "));
     }
     let mut total = 0u64;
