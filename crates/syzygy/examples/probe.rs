@@ -4,7 +4,8 @@
 //!
 //! With `--memory` it also prints, on standard error at the end, the process's resident
 //! memory (`VmRSS`, its peak `VmHWM`, and its anonymous and file-backed parts from
-//! `/proc/self/status`, Linux) and the total size of the table files, to show that mapped tables cost only the pages the probes touched.
+//! `/proc/self/status`, Linux), how much of the mapped table files is resident (from
+//! `/proc/self/smaps`) and the total size of the table files, to show that mapped tables cost only the pages the probes touched.
 //!
 //! ```text
 //! cargo run --release -p cutoff-syzygy --example probe -- data/syzygy < fens.txt
@@ -60,6 +61,26 @@ fn report_memory(path: &str) {
     for line in status.lines().filter(|l| wanted.iter().any(|w| l.starts_with(w))) {
         eprintln!("{}", line.split_whitespace().collect::<Vec<_>>().join(" "));
     }
+    // Per mapping, /proc/self/smaps gives its size and its resident part: sum them over the
+    // mapped table files.
+    let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap_or_default();
+    let (mut mapped, mut mapped_kb, mut resident_kb, mut in_table) = (0, 0u64, 0u64, false);
+    for line in smaps.lines() {
+        let mut words = line.split_whitespace();
+        let first = words.next().unwrap_or("");
+        if first.contains('-') && !first.ends_with(':') {
+            in_table = line.ends_with(".rtbw") || line.ends_with(".rtbz");
+            mapped += usize::from(in_table);
+        } else if in_table {
+            let kb = words.next().and_then(|w| w.parse::<u64>().ok()).unwrap_or(0);
+            match first {
+                "Size:" => mapped_kb += kb,
+                "Rss:" => resident_kb += kb,
+                _ => {}
+            }
+        }
+    }
+    eprintln!("tables mapped: {mapped} files, {mapped_kb} kB, of which resident {resident_kb} kB");
     let mut total = 0u64;
     let mut files = 0;
     for dir in std::env::split_paths(path) {
