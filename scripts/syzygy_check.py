@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
 """Compare cutoff-syzygy's WDL and DTZ probes with python-chess's independent prober.
 
-Draws random legal positions of every 3- and 4-piece ending found in the table directory
-(kings and the ending's pieces placed at random, side to move at random, positions where
-the side not to move is in check rejected; en passant squares set where a double push could
-just have happened), probes each with both probers and writes a summary.
+Draws random legal positions of every 3- and 4-piece ending found in the table directory,
+`--positions` of EACH ending (kings and the ending's pieces placed at random, side to move at
+random, positions where the side not to move is in check rejected; en passant squares set
+where a double push could just have happened), probes each with both probers and writes a
+summary: the totals, then one line per ending (positions, en passant positions, WDL and DTZ
+agreement, and python-chess's WDL values counted as loss/blessed/draw/cursed/win).
 
     pip install chess
+    cargo build --release -p cutoff-syzygy --example probe
     python3 scripts/syzygy_check.py --tables ../shared/data/syzygy --positions 10000 \
-        --out docs/syzygy-check.txt
+        --prober target/release/examples/probe --out docs/syzygy-check.txt
 
-The Rust side is `cargo run --release -p cutoff-syzygy --example probe -- DIR`.
+Without `--prober` the Rust side is `cargo run --release -p cutoff-syzygy --example probe --
+DIR`. `--memory` passes `--memory` to the prober, which then reports its resident memory
+after probing everything.
 """
 
 import argparse
@@ -68,19 +73,23 @@ def random_position(name, rng):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", default="data/syzygy")
-    parser.add_argument("--positions", type=int, default=10000)
+    parser.add_argument("--positions", type=int, default=10000, help="random positions of each ending")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--out", default=None, help="write the summary here too")
     parser.add_argument("--prober", default=None, help="path of the built probe example")
+    parser.add_argument("--memory", action="store_true", help="have the prober report its resident memory")
     args = parser.parse_args()
 
     rng = random.Random(args.seed)
     names = endings(args.tables)
-    boards = [random_position(names[i % len(names)], rng) for i in range(args.positions)]
+    drawn = [(name, random_position(name, rng)) for name in names for _ in range(args.positions)]
+    boards = [b for _, b in drawn]
     fens = [b.fen(en_passant="fen") for b in boards]
 
     command = [args.prober, args.tables] if args.prober else [
         "cargo", "run", "--quiet", "--release", "-p", "cutoff-syzygy", "--example", "probe", "--", args.tables]
+    if args.memory:
+        command.append("--memory")
     result = subprocess.run(command, input="\n".join(fens) + "\n", capture_output=True, text=True, check=True)
     ours = {}
     for line in result.stdout.splitlines():
@@ -89,24 +98,37 @@ def main():
 
     wdl_ok = dtz_ok = 0
     mismatches = []
-    per_ending = {}
+    # ending -> [positions, en passant, WDL agree, DTZ agree, WDL -2..2 counts]
+    per_ending = {name: [0, 0, 0, 0, [0] * 5] for name in names}
     with chess.syzygy.open_tablebase(args.tables) as tb:
-        for board, fen in zip(boards, fens):
+        for (name, board), fen in zip(drawn, fens):
             wdl, dtz = tb.probe_wdl(board), tb.probe_dtz(board)
             mine = ours.get(fen, (None, None))
             ok_w = mine[0] == wdl
             ok_d = mine[1] == dtz
             wdl_ok += ok_w
             dtz_ok += ok_d
+            row = per_ending[name]
+            row[0] += 1
+            row[1] += board.ep_square is not None
+            row[2] += ok_w
+            row[3] += ok_d
+            row[4][wdl + 2] += 1
             if not (ok_w and ok_d) and len(mismatches) < 20:
                 mismatches.append(f"{fen}: python-chess wdl {wdl} dtz {dtz}, cutoff-syzygy wdl {mine[0]} dtz {mine[1]}")
     n = len(boards)
     ep = sum(1 for b in boards if b.ep_square is not None)
+    pawn_endings = [name for name in names if "P" in name]
     summary = [
         f"cutoff-syzygy vs python-chess {chess.__version__} (chess.syzygy), seed {args.seed}",
-        f"positions: {n} random legal positions of {len(names)} endings (3 and 4 pieces), {ep} with an en passant square",
+        f"positions: {n} random legal positions, {args.positions} of each of {len(names)} endings "
+        f"(3 and 4 pieces, {len(pawn_endings)} with pawns), {ep} with an en passant square",
         f"WDL agree: {wdl_ok}/{n}",
         f"DTZ agree: {dtz_ok}/{n}",
+        "ending: positions, en passant, WDL agree, DTZ agree, WDL loss/blessed/draw/cursed/win",
+    ] + [
+        f"{name}: {r[0]}, {r[1]} ep, WDL {r[2]}/{r[0]}, DTZ {r[3]}/{r[0]}, {'/'.join(map(str, r[4]))}"
+        for name, r in per_ending.items()
     ] + [f"mismatch: {m}" for m in mismatches]
     text = "\n".join(summary) + "\n"
     sys.stdout.write(text)

@@ -20,7 +20,7 @@ fn engine_with_tables() -> Engine {
     let mut e = Engine::spawn();
     let out = e.command(&format!("setoption name SyzygyPath value {}", tables_dir().display()));
     e.ensure(
-        out.iter().any(|l| l == "info string syzygy: found 7 WDL and 7 DTZ tables, up to 4 pieces"),
+        out.iter().any(|l| l == "info string syzygy: found 10 WDL and 10 DTZ tables, up to 4 pieces"),
         format!("SyzygyPath should report the tables found: {out:?}"),
     );
     e

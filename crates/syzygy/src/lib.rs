@@ -1,9 +1,13 @@
 #![doc = include_str!("../README.md")]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod bytes;
+mod index;
+mod material;
+mod pairs;
 mod probe;
-mod table;
+mod tablefile;
 
 use std::fmt;
 use std::fs;
@@ -11,12 +15,15 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
-use cutoff_board::{Board, Move};
+use cutoff_board::{Board, Color, Move};
+use memmap2::Mmap;
 
-use table::{Kind, Material, Table};
+use material::Material;
+use probe::Fail;
+use tablefile::{Kind, Placed, Stored, TableFile};
 
 /// The most pieces (kings included) a Syzygy table can have.
-pub const MAX_PIECES: usize = 7;
+pub const MAX_PIECES: usize = material::MAX_PIECES;
 
 /// The value of a position in the WDL tables, from the side to move's point of view.
 ///
@@ -141,23 +148,12 @@ impl fmt::Display for TbError {
 
 impl std::error::Error for TbError {}
 
-/// A material signature: counts of the five non-king piece types of each colour, four bits
-/// each (white pawn..queen in bits 0..20, black in 20..40). Kings are not counted.
-fn material_key(counts: &[[u8; 6]; 2]) -> u64 {
-    let mut key = 0u64;
-    for (c, side) in counts.iter().enumerate() {
-        for (k, &n) in side.iter().take(5).enumerate() {
-            key |= u64::from(n.min(15)) << (4 * (c * 5 + k));
-        }
-    }
-    key
-}
+/// A table file, mapped into memory.
+type Table = TableFile<Mmap>;
 
-/// One material's tables, loaded on first use.
+/// One material's tables, mapped and parsed on first use.
 struct Entry {
     name: String,
-    /// Key of the material as named (white = the file name's first side).
-    key: u64,
     material: Material,
     wdl_path: PathBuf,
     dtz_path: Option<PathBuf>,
@@ -165,36 +161,32 @@ struct Entry {
     dtz: OnceLock<Option<Table>>,
 }
 
-/// Parses a table name (`KQvKR`) into piece-code counts and the number of pieces.
-fn parse_name(name: &str) -> Option<[u8; 16]> {
-    let (white, black) = name.split_once('v')?;
-    let mut pcs = [0u8; 16];
-    for (side, offset) in [(white, 0usize), (black, 8usize)] {
-        if !side.starts_with('K') || side[1..].contains('K') {
-            return None;
-        }
-        for c in side.chars() {
-            let code = match c {
-                'P' => 1,
-                'N' => 2,
-                'B' => 3,
-                'R' => 4,
-                'Q' => 5,
-                'K' => 6,
-                _ => return None,
-            };
-            pcs[code + offset] += 1;
-        }
-    }
-    let total: usize = pcs.iter().map(|&c| usize::from(c)).sum();
-    (total <= MAX_PIECES).then_some(pcs)
+/// A position as its table sees it: the pieces in the table's colours and squares, and the
+/// side to move there (0 white, 1 black).
+struct Found<'a> {
+    entry: &'a Entry,
+    table: &'a Table,
+    pieces: [Placed; MAX_PIECES],
+    len: usize,
+    side: usize,
+}
+
+/// Maps a table file into memory.
+#[allow(unsafe_code)]
+fn map_file(file: &fs::File) -> std::io::Result<Mmap> {
+    // SAFETY: `Mmap::map` is unsafe because the mapped bytes change if the file is modified
+    // (or truncated) while mapped. The file is opened read-only, and tablebase files are not
+    // modified while the engine runs. Even if one were, every read of the map goes through a
+    // bounds-checked view (`bytes::Bytes`) and no reference into it outlives a probe, so a
+    // changed file gives wrong values or errors, never an out-of-bounds read.
+    unsafe { Mmap::map(file) }
 }
 
 /// Syzygy tablebases: the WDL (`.rtbw`) and DTZ (`.rtbz`) files found in some directories.
 ///
-/// Opening only lists and checks the files (size and magic number); a table is read into
-/// memory and parsed on its first probe, by whichever thread probes it first (the others
-/// wait for it). Probing takes `&self` and the type is `Sync`: share one `Tablebases`
+/// Opening only lists and checks the files (size and magic number); a table is mapped into
+/// memory and its header parsed on its first probe, by whichever thread probes it first (the
+/// others wait for it); only the pages that probes touch are read from the disk. Probing takes `&self` and the type is `Sync`: share one `Tablebases`
 /// between search threads (for example in an `Arc`).
 ///
 /// ```
@@ -297,25 +289,18 @@ impl Tablebases {
             .collect();
         names.sort();
         for (name, wdl_path) in names {
-            let Some(pcs) = parse_name(&name) else { continue };
-            let material = Material::from_counts(&pcs);
-            let mut counts = [[0u8; 6]; 2];
-            for code in 0usize..16 {
-                if let Some(kind) = (code & 7).checked_sub(1).filter(|&k| k < 6) {
-                    counts[code >> 3][kind] = pcs[code];
-                }
-            }
-            let key = material_key(&counts);
+            let Some(material) = Material::from_name(&name) else { continue };
+            let key = material.key;
             if self.entry(key).is_some() {
                 continue;
             }
-            if let Err(error) = check_file(&wdl_path, table::WDL_MAGIC) {
+            if let Err(error) = check_file(&wdl_path, tablefile::WDL_MAGIC) {
                 self.problems.push(TbError::File { path: wdl_path, error });
                 continue;
             }
             let dtz = wdl_path.with_extension("rtbz");
             let dtz_path = if dtz.exists() {
-                match check_file(&dtz, table::DTZ_MAGIC) {
+                match check_file(&dtz, tablefile::DTZ_MAGIC) {
                     Ok(()) => Some(dtz),
                     Err(error) => {
                         self.problems.push(TbError::File { path: dtz, error });
@@ -325,23 +310,13 @@ impl Tablebases {
             } else {
                 None
             };
-            self.max_pieces = self.max_pieces.max(material.num);
+            self.max_pieces = self.max_pieces.max(material.pieces);
             let id = self.entries.len();
-            counts.swap(0, 1);
-            let mirrored = material_key(&counts);
             self.index.push((key, id));
-            if mirrored != key {
-                self.index.push((mirrored, id));
+            if material.swapped_key != key {
+                self.index.push((material.swapped_key, id));
             }
-            self.entries.push(Entry {
-                name,
-                key,
-                material,
-                wdl_path,
-                dtz_path,
-                wdl: OnceLock::new(),
-                dtz: OnceLock::new(),
-            });
+            self.entries.push(Entry { name, material, wdl_path, dtz_path, wdl: OnceLock::new(), dtz: OnceLock::new() });
             // Keep the index searchable while adding (duplicates across directories).
             self.index.sort_unstable_by_key(|&(key, _)| key);
         }
@@ -361,9 +336,10 @@ impl Tablebases {
         };
         let path = path?;
         cell.get_or_init(|| {
-            let loaded = fs::read(path)
+            let loaded = fs::File::open(path)
+                .and_then(|file| map_file(&file))
                 .map_err(|e| TableError::Io(e.kind()))
-                .and_then(|data| Table::parse(data, kind, &entry.material));
+                .and_then(|map| Table::parse(map, kind, &entry.material));
             match loaded {
                 Ok(table) => Some(table),
                 Err(error) => {
@@ -383,12 +359,66 @@ impl Tablebases {
         }
     }
 
-    fn report_decode_error(&self, entry: &Entry, kind: Kind) {
+    fn report_decode_error(&self, entry: &Entry, kind: Kind, error: TableError) {
         let path = match kind {
             Kind::Wdl => entry.wdl_path.clone(),
             Kind::Dtz => entry.dtz_path.clone().unwrap_or_default(),
         };
-        self.report(TbError::File { path, error: TableError::Corrupt("data cannot be decoded") });
+        self.report(TbError::File { path, error });
+    }
+
+    /// The table of `kind` for the position's material and the position as the table sees
+    /// it (section 3 of `docs/syzygy-format.md`). `Ok(None)`: only kings are left.
+    fn lookup(&self, board: &Board, kind: Kind) -> Result<Option<Found<'_>>, Fail> {
+        let key = material::key(&material::counts_of(board));
+        if key == 0 {
+            return Ok(None);
+        }
+        let entry = self.entry(key).ok_or(Fail::Missing)?;
+        let table = match kind {
+            Kind::Dtz if entry.dtz_path.is_none() => return Err(Fail::Missing),
+            _ => self.table(entry, kind).ok_or(Fail::Broken)?,
+        };
+        let black_to_move = board.side_to_move() == Color::Black;
+        let swap = key != entry.material.key || (entry.material.symmetric() && black_to_move);
+        let mut pieces = [Placed::default(); MAX_PIECES];
+        let mut len = 0;
+        for sq in board.occupied() {
+            let (Some(piece), Some(slot)) = (board.piece_on(sq), pieces.get_mut(len)) else {
+                return Err(Fail::Missing);
+            };
+            let white = (piece.color() == Color::White) != swap;
+            let code = u8::from(!white) << 3 | (piece.kind().index() as u8 + 1);
+            *slot = Placed { code, square: sq.index() as u8 ^ if swap { 56 } else { 0 } };
+            len += 1;
+        }
+        Ok(Some(Found { entry, table, pieces, len, side: usize::from(black_to_move != swap) }))
+    }
+
+    /// The stored WDL value (-2..2) of a position, without looking at its moves.
+    pub(crate) fn stored_wdl(&self, board: &Board) -> Result<i32, Fail> {
+        let Some(f) = self.lookup(board, Kind::Wdl)? else { return Ok(0) };
+        match f.table.wdl(&f.pieces[..f.len], f.side) {
+            Ok(Some(v)) => Ok(v),
+            Ok(None) => Err(Fail::Missing),
+            Err(error) => {
+                self.report_decode_error(f.entry, Kind::Wdl, error);
+                Err(Fail::Broken)
+            }
+        }
+    }
+
+    /// What the DTZ table stores for a position whose outcome is `wdl` (not a draw).
+    pub(crate) fn stored_dtz(&self, board: &Board, wdl: i32) -> Result<Stored, Fail> {
+        let Some(f) = self.lookup(board, Kind::Dtz)? else { return Err(Fail::Missing) };
+        match f.table.dtz(&f.pieces[..f.len], f.side, wdl) {
+            Ok(Some(v)) => Ok(v),
+            Ok(None) => Err(Fail::Missing),
+            Err(error) => {
+                self.report_decode_error(f.entry, Kind::Dtz, error);
+                Err(Fail::Broken)
+            }
+        }
     }
 
     /// The problems found by [`open`](Tablebases::open).
@@ -448,15 +478,16 @@ impl Tablebases {
         if !self.probeable(board) {
             return None;
         }
-        Wdl::from_i32(self.probe_wdl_raw(board)?.0)
+        Wdl::from_i32(probe::resolve(self, board, false).ok()?.wdl)
     }
 
     /// The DTZ value of the position: 0 for a draw; for a win, a positive number of plies to
     /// the next capture or pawn move (or mate) with best play, for a loss the negative; values
-    /// above 100 in absolute terms are cursed wins or blessed losses. As in Fathom, Stockfish
-    /// and python-chess, a value may be one more than the exact distance when the table stores
+    /// above 100 in absolute terms are cursed wins or blessed losses. As in Stockfish and
+    /// python-chess, a value may be one more than the exact distance when the table stores
     /// it rounded (never for a position where that would change the fifty-move outcome). `None`
-    /// as for [`probe_wdl`](Tablebases::probe_wdl), or when the DTZ table is missing.
+    /// as for [`probe_wdl`](Tablebases::probe_wdl), or when the DTZ table is missing (or the
+    /// table of a position a capture or pawn move leads to).
     ///
     /// ```
     /// use cutoff_board::Board;
@@ -469,7 +500,7 @@ impl Tablebases {
         if !self.probeable(board) {
             return None;
         }
-        self.probe_dtz_raw(board)
+        probe::dtz(self, board).ok()
     }
 
     /// Every legal move of the position with its DTZ value from the mover's side, counted from
@@ -491,7 +522,7 @@ impl Tablebases {
         if !self.probeable(board) {
             return None;
         }
-        self.root_values(board)
+        probe::root_values(self, board).ok()
     }
 }
 
