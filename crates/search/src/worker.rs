@@ -813,6 +813,10 @@ impl Worker {
                 // Decided before the move is made (checks are never pruned here).
                 if quiet && !in_check {
                     let late = move_count as i32 >= lmp_limit;
+                    if late {
+                        // Every later quiet move would be pruned too: stop generating them.
+                        picker.skip_quiets();
+                    }
                     let futile = lmr_depth <= FUTILITY_MAX_DEPTH.get()
                         && eval + FUTILITY_BASE.get() + FUTILITY_MARGIN.get() * lmr_depth <= alpha;
                     if (late || futile) && !board.gives_check(mv) {
