@@ -49,6 +49,10 @@ impl Seen {
 /// Checks the stack's current accumulators against a refresh of `board`, element by element,
 /// and its evaluation against a from-scratch one.
 fn check(stack: &mut AccumulatorStack, fresh: &mut AccumulatorStack, board: &Board, what: &str) {
+    // The evaluation first, which computes both perspectives together (the search's path);
+    // `symmetry.rs` asks for one perspective at a time.
+    let eval = stack.evaluate(board);
+    assert_eq!(eval, stack.network().evaluate(board), "after {what} in {}", board.fen());
     fresh.reset(board);
     for perspective in Color::ALL {
         let hidden = stack.network().hidden();
@@ -63,8 +67,6 @@ fn check(stack: &mut AccumulatorStack, fresh: &mut AccumulatorStack, board: &Boa
             );
         }
     }
-    let eval = stack.evaluate(board);
-    assert_eq!(eval, stack.network().evaluate(board), "after {what} in {}", board.fen());
 }
 
 /// Plays `games` random games of up to 120 plies with `network`, checking every step.
