@@ -18,7 +18,7 @@ use crate::{
 const MAX_ACTIVE: usize = 32;
 
 /// The largest `Σ|w|` over one lane of output weights: `QA² × MAX_LANE_SUM ≤ i32::MAX`.
-const MAX_LANE_SUM: u64 = i32::MAX as u64 / (QA as u64 * QA as u64);
+pub(crate) const MAX_LANE_SUM: u64 = i32::MAX as u64 / (QA as u64 * QA as u64);
 
 // The documented promise: output weights within ±258 always pass, even with the 128 weights
 // of a lane at N = MAX_HIDDEN.
@@ -95,10 +95,10 @@ fn check_accumulators(hidden: usize, weights: &[i16], bias: &[i16]) -> Result<()
 
 /// Proves that the output sum fits 16 `i32` lanes: in each bucket (`2 × hidden` weights), lane
 /// `j` sums `screlu(a) × w[k]` over the `k` with `k % 16 == j`, each `screlu(a)` at most `QA²`,
-/// so in any order every partial sum is at most `QA² × Σ|w[k]|` in magnitude. This crate's
-/// kernel ([`kernels::output_sum`]) sums in `i64` and does not need it; the format promises it
-/// so that a SIMD kernel accumulating `i32` lanes is exact for every network that loads.
-fn check_output(hidden: usize, weights: &[i16]) -> Result<(), NetworkError> {
+/// so in any order every partial sum is at most `QA² × Σ|w[k]|` in magnitude. The AVX2 and
+/// AVX-512 kernels ([`kernels::output_sum`]) accumulate such `i32` lanes and rely on it; the
+/// portable kernel sums in `i64` and does not need it.
+pub(crate) fn check_output(hidden: usize, weights: &[i16]) -> Result<(), NetworkError> {
     for (bucket, weights) in weights.chunks_exact(2 * hidden).enumerate() {
         let mut lanes = [0u64; BLOCK];
         for (k, &w) in weights.iter().enumerate() {
@@ -150,8 +150,8 @@ impl Network {
     ///   term is at most `QA² × |w[k]|`, so for every bucket and lane
     ///   `QA² × Σ|w[k]| ≤ i32::MAX` (that is, `Σ|w[k]| ≤ 33025`) is required. A lane has at
     ///   most 128 weights (N = 1024), so output weights within ±258 (±1.01 before
-    ///   quantisation) always pass. (This crate sums in `i64`; the bound lets SIMD kernels
-    ///   with `i32` lanes be exact too. See the crate documentation.)
+    ///   quantisation) always pass. (The SIMD kernels sum in such `i32` lanes and rely on
+    ///   the bound; the portable one sums in `i64`. See the crate documentation.)
     ///
     /// ```
     /// use cutoff_nnue::{INPUTS, Network, NetworkError, NetworkPart};
@@ -310,8 +310,7 @@ impl Network {
     pub(crate) fn output(&self, stm: &[i16], other: &[i16], pieces: u32) -> i32 {
         let n = self.hidden;
         let bucket = output_bucket(pieces, self.output_bias.len());
-        let (w_stm, w_other) = self.output_weights[bucket * 2 * n..(bucket + 1) * 2 * n].split_at(n);
-        let sum = kernels::output_sum(stm, w_stm) + kernels::output_sum(other, w_other);
+        let sum = kernels::output_sum(stm, other, &self.output_weights[bucket * 2 * n..(bucket + 1) * 2 * n]);
         centipawns(sum, self.output_bias[bucket])
     }
 }

@@ -48,11 +48,16 @@ impl Seen {
 
 /// Checks the stack's current accumulators against a refresh of `board`, element by element,
 /// and its evaluation against a from-scratch one.
-fn check(stack: &AccumulatorStack, fresh: &mut AccumulatorStack, board: &Board, what: &str) {
+fn check(stack: &mut AccumulatorStack, fresh: &mut AccumulatorStack, board: &Board, what: &str) {
+    // The evaluation first, which computes both perspectives together (the search's path);
+    // `symmetry.rs` asks for one perspective at a time.
+    let eval = stack.evaluate(board);
+    assert_eq!(eval, stack.network().evaluate(board), "after {what} in {}", board.fen());
     fresh.reset(board);
     for perspective in Color::ALL {
-        let (incremental, refreshed) = (stack.accumulator(perspective), fresh.accumulator(perspective));
-        assert_eq!(incremental.len(), stack.network().hidden());
+        let hidden = stack.network().hidden();
+        let (incremental, refreshed) = (stack.accumulator(board, perspective), fresh.accumulator(board, perspective));
+        assert_eq!(incremental.len(), hidden);
         if let Some(i) = (0..incremental.len()).find(|&i| incremental[i] != refreshed[i]) {
             panic!(
                 "after {what}: {perspective}'s accumulator differs at neuron {i} ({} != {}) in {}",
@@ -62,8 +67,6 @@ fn check(stack: &AccumulatorStack, fresh: &mut AccumulatorStack, board: &Board, 
             );
         }
     }
-    let eval = stack.evaluate(board);
-    assert_eq!(eval, stack.network().evaluate(board), "after {what} in {}", board.fen());
 }
 
 /// Plays `games` random games of up to 120 plies with `network`, checking every step.
@@ -74,12 +77,12 @@ fn random_games(network: Network, seed: u64, games: usize, seen: &mut Seen) {
     let mut fresh = AccumulatorStack::new(Arc::clone(&network));
     let starts = common::all_starts();
     // The stack starts at the standard start position.
-    check(&stack, &mut fresh, &Board::default(), "new");
+    check(&mut stack, &mut fresh, &Board::default(), "new");
 
     for game in 0..games {
         let root = starts[game % starts.len()];
         stack.reset(&root);
-        check(&stack, &mut fresh, &root, "reset");
+        check(&mut stack, &mut fresh, &root, "reset");
         // The boards along the path: path[ply] is the position at the stack's ply.
         let mut path = vec![root];
         for _ in 0..120 {
@@ -91,7 +94,7 @@ fn random_games(network: Network, seed: u64, games: usize, seen: &mut Seen) {
             let child = if let Some(child) = null {
                 stack.push_null();
                 seen.null += 1;
-                check(&stack, &mut fresh, &child, "a null move");
+                check(&mut stack, &mut fresh, &child, "a null move");
                 child
             } else {
                 let Some(mv) = common::pick_move(&board, &mut rng) else { break };
@@ -99,7 +102,7 @@ fn random_games(network: Network, seed: u64, games: usize, seen: &mut Seen) {
                 let mut child = board;
                 child.play_unchecked(mv);
                 seen.count(&board, mv);
-                check(&stack, &mut fresh, &child, &format!("{} ({:?})", board.uci(mv), mv.kind()));
+                check(&mut stack, &mut fresh, &child, &format!("{} ({:?})", board.uci(mv), mv.kind()));
                 child
             };
             path.push(child);
@@ -112,7 +115,7 @@ fn random_games(network: Network, seed: u64, games: usize, seen: &mut Seen) {
                         stack.pop();
                         path.pop();
                         seen.pop += 1;
-                        check(&stack, &mut fresh, path.last().unwrap(), "a pop");
+                        check(&mut stack, &mut fresh, path.last().unwrap(), "a pop");
                     }
                 }
             }
@@ -122,7 +125,7 @@ fn random_games(network: Network, seed: u64, games: usize, seen: &mut Seen) {
             stack.pop();
             path.pop();
             seen.pop += 1;
-            check(&stack, &mut fresh, path.last().unwrap(), "a pop");
+            check(&mut stack, &mut fresh, path.last().unwrap(), "a pop");
         }
         assert_eq!(stack.ply(), 0);
     }
@@ -173,13 +176,13 @@ fn a_deep_path_grows_the_stack() {
             board.play_unchecked(mv);
         }
         path.push(board);
-        check(&stack, &mut fresh, &board, "a deep push");
+        check(&mut stack, &mut fresh, &board, "a deep push");
     }
     assert_eq!(stack.ply(), 2 * cutoff_board::MAX_PLY);
     while path.len() > 1 {
         stack.pop();
         path.pop();
-        check(&stack, &mut fresh, path.last().unwrap(), "a deep pop");
+        check(&mut stack, &mut fresh, path.last().unwrap(), "a deep pop");
     }
 }
 
@@ -197,9 +200,9 @@ fn refresh_at_a_ply_keeps_the_plies_below() {
     stack.push_null();
     stack.refresh(&child);
     assert_eq!(stack.ply(), 1);
-    check(&stack, &mut fresh, &child, "a refresh at ply 1");
+    check(&mut stack, &mut fresh, &child, "a refresh at ply 1");
     stack.pop();
-    check(&stack, &mut fresh, &root, "a pop after a refresh");
+    check(&mut stack, &mut fresh, &root, "a pop after a refresh");
 }
 
 #[test]
@@ -207,4 +210,61 @@ fn refresh_at_a_ply_keeps_the_plies_below() {
 fn pop_at_the_root_panics() {
     let mut stack = AccumulatorStack::new(Arc::new(common::realistic_network(6, 16)));
     stack.pop();
+}
+
+/// Lazy updates: random paths of pushes, null moves and pops where only some positions are
+/// evaluated (as in a search, where many pushed moves are never evaluated), so that an
+/// evaluation walks back over several plies, some of which a sibling's evaluation computed
+/// and some not, or refreshes when the walk is longer than a refresh.
+#[test]
+fn sparse_evaluations_equal_a_refresh() {
+    for (network, seed) in [(common::realistic_network(7, 32), 31), (common::extreme_network(8, 16), 32)] {
+        let network = Arc::new(network);
+        let mut rng = TestRng::new(seed);
+        let mut stack = AccumulatorStack::new(Arc::clone(&network));
+        let mut fresh = AccumulatorStack::new(Arc::clone(&network));
+        let starts = common::all_starts();
+        let (mut checked, mut longest) = (0, 0);
+        for game in 0..150 {
+            let root = starts[game % starts.len()];
+            stack.reset(&root);
+            let mut path = vec![root];
+            // Plies pushed since the last evaluation: the walk an evaluation may make.
+            let mut unevaluated = 0;
+            for _ in 0..150 {
+                let board = *path.last().unwrap();
+                if board.is_fifty_move_draw() {
+                    break;
+                }
+                if let Some(child) = board.null_move().filter(|_| rng.one_in(15)) {
+                    stack.push_null();
+                    path.push(child);
+                } else {
+                    let Some(mv) = common::pick_move(&board, &mut rng) else { break };
+                    stack.push(&board, mv);
+                    let mut child = board;
+                    child.play_unchecked(mv);
+                    path.push(child);
+                }
+                unevaluated += 1;
+                if rng.one_in(3) {
+                    for _ in 0..rng.between(1, 4) {
+                        if path.len() > 1 {
+                            stack.pop();
+                            path.pop();
+                            unevaluated = unevaluated.max(1) - 1;
+                        }
+                    }
+                }
+                if rng.one_in(5) {
+                    longest = longest.max(unevaluated);
+                    unevaluated = 0;
+                    checked += 1;
+                    check(&mut stack, &mut fresh, path.last().unwrap(), "sparse evaluations");
+                }
+            }
+        }
+        assert!(checked > 3_000, "{checked}");
+        assert!(longest >= 12, "{longest}");
+    }
 }

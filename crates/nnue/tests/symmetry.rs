@@ -65,8 +65,18 @@ fn mirrored_games_have_swapped_accumulators() {
         stack.reset(&board);
         mirror.reset(&mirrored);
         for _ in 0..100 {
-            assert_eq!(stack.accumulator(Color::White), mirror.accumulator(Color::Black), "{}", board.fen());
-            assert_eq!(stack.accumulator(Color::Black), mirror.accumulator(Color::White), "{}", board.fen());
+            assert_eq!(
+                stack.accumulator(&board, Color::White),
+                mirror.accumulator(&mirrored, Color::Black),
+                "{}",
+                board.fen()
+            );
+            assert_eq!(
+                stack.accumulator(&board, Color::Black),
+                mirror.accumulator(&mirrored, Color::White),
+                "{}",
+                board.fen()
+            );
             assert_eq!(stack.evaluate(&board), mirror.evaluate(&mirrored));
             let Some(mv) = common::pick_move(&board, &mut rng) else { break };
             let mirrored_mv = mirror_move(mv);

@@ -1,36 +1,15 @@
-//! The inner loops: accumulator updates and the output layer, over blocks of 16 neurons.
+//! The portable kernels: plain Rust over blocks of 16 neurons, the reference that the SIMD
+//! kernels are tested against, and the kernels of builds without AVX2.
 //!
-//! Written for LLVM's auto-vectoriser: every slice is viewed as `[[i16; 16]]` (its length is
-//! a multiple of 16 by construction, checked when a [`Network`](crate::Network) is built), so
-//! the accumulator loops have no bounds checks and no remainder, and each block is one AVX2
-//! register of `i16`; the output layer is a plain `i64` reduction (see [`output_sum`]).
-//! Hand-written SIMD (`core::arch` intrinsics, e.g. `_mm256_madd_epi16` for the output layer)
-//! would replace the bodies of these functions and nothing else.
-//!
-//! The accumulator arithmetic wraps: sums modulo 2¹⁶ give the exact result whatever the order
-//! of additions and subtractions, as long as the final value fits in an `i16`, which the
-//! network's load-time check proves for every position (see `Network::from_parts`).
+//! Written for LLVM's auto-vectoriser: every slice is viewed as `[[i16; 16]]`, so the
+//! accumulator loops have no bounds checks and no remainder; the output layer is a plain
+//! `i64` reduction (see [`output_sum`]).
 
+// With AVX2 these are the tests' reference only.
+#![cfg_attr(all(target_arch = "x86_64", target_feature = "avx2"), allow(dead_code))]
+
+use super::{blocks, blocks_mut};
 use crate::QA;
-
-/// The number of neurons in a block; [`HIDDEN_STEP`](crate::HIDDEN_STEP).
-pub(crate) const BLOCK: usize = crate::HIDDEN_STEP;
-
-type Block = [i16; BLOCK];
-
-#[inline(always)]
-fn blocks(s: &[i16]) -> &[Block] {
-    let (blocks, rest) = s.as_chunks();
-    debug_assert!(rest.is_empty());
-    blocks
-}
-
-#[inline(always)]
-fn blocks_mut(s: &mut [i16]) -> &mut [Block] {
-    let (blocks, rest) = s.as_chunks_mut();
-    debug_assert!(rest.is_empty());
-    blocks
-}
 
 /// `acc += row`.
 #[inline]
@@ -84,7 +63,8 @@ fn screlu(x: i16) -> i32 {
     c * c
 }
 
-/// `Σ screlu(acc[k]) × weights[k]`, exactly.
+/// `Σ screlu(stm[k]) × weights[k] + Σ screlu(other[k]) × weights[N + k]`, exactly, where
+/// `N` is the length of `stm` and `other` and `weights` holds `2N` values (one bucket's).
 ///
 /// Each term is at most `QA² × 2¹⁵ = 2,130,739,200 < 2³¹` in magnitude, so it is computed in
 /// `i32`, and the sum in `i64`, which no network can overflow (at most 2048 terms). A plain
@@ -93,7 +73,14 @@ fn screlu(x: i16) -> i32 {
 /// which LLVM vectorised across blocks with a gather of single `i16`s per lane, and the output
 /// layer took 22 % of the network build's bench time.
 #[inline]
-pub(crate) fn output_sum(acc: &[i16], weights: &[i16]) -> i64 {
+pub(crate) fn output_sum(stm: &[i16], other: &[i16], weights: &[i16]) -> i64 {
+    let (w_stm, w_other) = weights.split_at(stm.len());
+    half_sum(stm, w_stm) + half_sum(other, w_other)
+}
+
+/// `Σ screlu(acc[k]) × weights[k]`.
+#[inline(always)]
+fn half_sum(acc: &[i16], weights: &[i16]) -> i64 {
     acc.iter().zip(weights).map(|(&a, &w)| i64::from(screlu(a) * i32::from(w))).sum()
 }
 
@@ -113,9 +100,9 @@ mod tests {
     #[test]
     fn the_output_sum_is_exact_at_the_extremes() {
         // The largest terms: screlu 65025 times ±32768 / 32767, 2048 of them.
-        let acc = [i16::MAX; 2048];
-        assert_eq!(output_sum(&acc, &[i16::MIN; 2048]), -2048 * 65_025 * 32_768);
-        assert_eq!(output_sum(&acc, &[i16::MAX; 2048]), 2048 * 65_025 * 32_767);
+        let acc = [i16::MAX; 1024];
+        assert_eq!(output_sum(&acc, &acc, &[i16::MIN; 2048]), -2048 * 65_025 * 32_768);
+        assert_eq!(output_sum(&acc, &acc, &[i16::MAX; 2048]), 2048 * 65_025 * 32_767);
         // Negative accumulators contribute nothing, the clamp applies before the square.
         let acc: [i16; 64] = core::array::from_fn(|k| [-300, 0, 7, 255, 300][k % 5]);
         let weights: [i16; 64] = core::array::from_fn(|k| k as i16 * 500 - 16_000);
@@ -127,7 +114,8 @@ mod tests {
                 c * c * i64::from(w)
             })
             .sum();
-        assert_eq!(output_sum(&acc, &weights), naive);
+        let (stm, other) = acc.split_at(32);
+        assert_eq!(output_sum(stm, other, &weights), naive);
     }
 
     #[test]

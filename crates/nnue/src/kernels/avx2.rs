@@ -1,0 +1,203 @@
+//! The AVX2 kernels: one `__m256i` holds a block of 16 neurons.
+//!
+//! Compiled only when the target has AVX2 (`cfg(target_feature = "avx2")`, as with the
+//! default `-C target-cpu=native` on a CPU that has it). The kernels are functions with
+//! `#[target_feature(enable = "avx2")]`, in which the arithmetic intrinsics are safe; calling
+//! one from code without the attribute is `unsafe` even so, which the entry points at the end
+//! of the file do, once each. Loads and stores take pointers and need `unsafe` too. Every
+//! load and store is unaligned (`loadu`/`storeu`): the accumulators and weights are `Vec`s of
+//! `i16` with no alignment guarantee beyond 2 bytes.
+
+#![allow(unsafe_code)]
+// The AVX-512 build uses the AVX2 kernels for its last 16 neurons only; these are then its tests.
+#![cfg_attr(target_feature = "avx512bw", allow(dead_code))]
+
+use core::arch::x86_64::{
+    __m256i, _mm256_add_epi16, _mm256_add_epi32, _mm256_add_epi64, _mm256_castsi256_si128, _mm256_cvtepi32_epi64,
+    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_max_epi16, _mm256_min_epi16,
+    _mm256_mullo_epi16, _mm256_set1_epi16, _mm256_setzero_si256, _mm256_srli_epi16, _mm256_storeu_si256,
+    _mm256_sub_epi16, _mm256_unpackhi_epi16, _mm256_unpacklo_epi16,
+};
+
+use super::{Block, blocks, blocks_mut};
+use crate::QA;
+
+/// The 16 values of `block`.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn load(block: &Block) -> __m256i {
+    // SAFETY: `block` is 16 `i16`s, the 32 bytes that the load reads; `loadu` accepts any
+    // alignment; AVX2 is enabled at compile time (this module's `cfg`).
+    unsafe { _mm256_loadu_si256(block.as_ptr().cast()) }
+}
+
+/// Writes `v` into `block`.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn store(block: &mut Block, v: __m256i) {
+    // SAFETY: `block` is 16 `i16`s, the 32 bytes that the store writes, borrowed mutably;
+    // `storeu` accepts any alignment; AVX2 is enabled at compile time.
+    unsafe { _mm256_storeu_si256(block.as_mut_ptr().cast(), v) }
+}
+
+/// `acc += row`.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn add(acc: &mut [i16], row: &[i16]) {
+    for (d, a) in blocks_mut(acc).iter_mut().zip(blocks(row)) {
+        store(d, _mm256_add_epi16(load(d), load(a)));
+    }
+}
+
+/// `dst = src + add - sub`: a quiet move or a promotion.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn add_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub: &[i16]) {
+    let rows = blocks(src).iter().zip(blocks(add)).zip(blocks(sub));
+    for (d, ((s, a), r)) in blocks_mut(dst).iter_mut().zip(rows) {
+        store(d, _mm256_sub_epi16(_mm256_add_epi16(load(s), load(a)), load(r)));
+    }
+}
+
+/// `dst = src + add - sub1 - sub2`: a capture (en passant and capturing promotions included).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn add_sub_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub1: &[i16], sub2: &[i16]) {
+    let rows = blocks(src).iter().zip(blocks(add)).zip(blocks(sub1)).zip(blocks(sub2));
+    for (d, (((s, a), r1), r2)) in blocks_mut(dst).iter_mut().zip(rows) {
+        let v = _mm256_sub_epi16(_mm256_add_epi16(load(s), load(a)), _mm256_add_epi16(load(r1), load(r2)));
+        store(d, v);
+    }
+}
+
+/// `dst = src + add1 + add2 - sub1 - sub2`: castling.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn add_add_sub_sub(dst: &mut [i16], src: &[i16], adds: [&[i16]; 2], subs: [&[i16]; 2]) {
+    let rows = blocks(src).iter().zip(blocks(adds[0])).zip(blocks(adds[1])).zip(blocks(subs[0])).zip(blocks(subs[1]));
+    for (d, ((((s, a1), a2), r1), r2)) in blocks_mut(dst).iter_mut().zip(rows) {
+        let plus = _mm256_add_epi16(load(s), _mm256_add_epi16(load(a1), load(a2)));
+        store(d, _mm256_sub_epi16(plus, _mm256_add_epi16(load(r1), load(r2))));
+    }
+}
+
+/// The terms `screlu(acc[k]) × w[k]` of one block, exactly, as two vectors of 8 `i32`: the
+/// first holds neurons 0-3 and 8-11, the second 4-7 and 12-15, so that each `i32` lane
+/// always holds the same neuron of a block (the residue `k % 16` of the overflow proof).
+///
+/// `c = clamp(acc, 0, QA)`; `c²` (at most 65025) fits a `u16`, not an `i16`, so it is split
+/// into `x = c² / 2` and `y = c² - x`, both at most 32513, and `_mm256_madd_epi16` of the
+/// interleaved pairs `(x, y)` and `(w, w)` gives `x·w + y·w = c²·w` in each `i32` lane,
+/// exactly: at most `65025 × 32768 < 2³¹` in magnitude.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn terms(acc: __m256i, w: __m256i) -> [__m256i; 2] {
+    let c = _mm256_min_epi16(_mm256_max_epi16(acc, _mm256_setzero_si256()), _mm256_set1_epi16(QA as i16));
+    let square = _mm256_mullo_epi16(c, c);
+    let x = _mm256_srli_epi16::<1>(square);
+    let y = _mm256_sub_epi16(square, x);
+    [
+        _mm256_madd_epi16(_mm256_unpacklo_epi16(x, y), _mm256_unpacklo_epi16(w, w)),
+        _mm256_madd_epi16(_mm256_unpackhi_epi16(x, y), _mm256_unpackhi_epi16(w, w)),
+    ]
+}
+
+/// The sum of 16 `i32` lanes (two vectors), in `i64`.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn reduce(lanes: [__m256i; 2]) -> i64 {
+    let wide = |v: __m256i| {
+        let low = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(v));
+        _mm256_add_epi64(low, _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(v)))
+    };
+    let sum = _mm256_add_epi64(wide(lanes[0]), wide(lanes[1]));
+    let mut out = [0i64; 4];
+    // SAFETY: `out` is 4 `i64`s, the 32 bytes that the store writes; `storeu` accepts any
+    // alignment; AVX2 is enabled at compile time.
+    unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), sum) };
+    out.iter().sum()
+}
+
+/// `Σ screlu(stm[k]) × weights[k] + Σ screlu(other[k]) × weights[N + k]`, exactly
+/// (`weights`: one bucket's `2N`). Sums in 16 `i32` lanes, lane `j` holding the terms of
+/// the weights `w[k]` with `k % 16 == j`, which the network's load-time check proves never
+/// overflow; then adds the lanes in `i64`.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) fn output_sum(stm: &[i16], other: &[i16], weights: &[i16]) -> i64 {
+    let (w_stm, w_other) = weights.split_at(stm.len());
+    let mut lanes = [_mm256_setzero_si256(); 2];
+    for (acc, w) in [(stm, w_stm), (other, w_other)] {
+        for (a, w) in blocks(acc).iter().zip(blocks(w)) {
+            let [low, high] = terms(load(a), load(w));
+            lanes = [_mm256_add_epi32(lanes[0], low), _mm256_add_epi32(lanes[1], high)];
+        }
+    }
+    reduce(lanes)
+}
+
+/// The entry points of the kernels above, callable from code without the `target_feature`
+/// attribute.
+pub(crate) mod entry {
+    // SAFETY (each `unsafe` block below): the function called needs AVX2, which this module's
+    // `cfg` guarantees the target has (it is enabled at compile time for the whole build).
+
+    /// `acc += row`.
+    #[inline]
+    pub(crate) fn add(acc: &mut [i16], row: &[i16]) {
+        // SAFETY: AVX2 is enabled at compile time (see above).
+        unsafe { super::add(acc, row) }
+    }
+
+    /// `dst = src + add - sub`.
+    #[inline]
+    pub(crate) fn add_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub: &[i16]) {
+        // SAFETY: AVX2 is enabled at compile time (see above).
+        unsafe { super::add_sub(dst, src, add, sub) }
+    }
+
+    /// `dst = src + add - sub1 - sub2`.
+    #[inline]
+    pub(crate) fn add_sub_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub1: &[i16], sub2: &[i16]) {
+        // SAFETY: AVX2 is enabled at compile time (see above).
+        unsafe { super::add_sub_sub(dst, src, add, sub1, sub2) }
+    }
+
+    /// `dst = src + add1 + add2 - sub1 - sub2`.
+    #[inline]
+    pub(crate) fn add_add_sub_sub(dst: &mut [i16], src: &[i16], adds: [&[i16]; 2], subs: [&[i16]; 2]) {
+        // SAFETY: AVX2 is enabled at compile time (see above).
+        unsafe { super::add_add_sub_sub(dst, src, adds, subs) }
+    }
+
+    /// The output layer's sum (see [`super::output_sum`]).
+    #[inline]
+    pub(crate) fn output_sum(stm: &[i16], other: &[i16], weights: &[i16]) -> i64 {
+        // SAFETY: AVX2 is enabled at compile time (see above).
+        unsafe { super::output_sum(stm, other, weights) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{self, Kernels};
+    use super::entry;
+
+    const AVX2: Kernels = Kernels {
+        add: entry::add,
+        add_sub: entry::add_sub,
+        add_sub_sub: entry::add_sub_sub,
+        add_add_sub_sub: entry::add_add_sub_sub,
+        output_sum: entry::output_sum,
+    };
+
+    #[test]
+    fn updates_equal_the_reference() {
+        testing::updates_equal_the_reference(&AVX2);
+    }
+
+    #[test]
+    fn output_sum_equals_the_reference() {
+        testing::output_sum_equals_the_reference(&AVX2);
+    }
+}
