@@ -48,6 +48,7 @@ cleanup() {
     [ "${KEEP_TMP:-0}" = 1 ] && echo "kept $TMP" || rm -rf "$TMP"
 }
 trap cleanup EXIT
+trap 'exit 143' INT TERM HUP
 # start NAME DIR CMD...: runs CMD in DIR in a new session (its own process group) and records
 # the group.
 start() {

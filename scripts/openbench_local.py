@@ -83,7 +83,11 @@ def wait(predicate, what, every=1.0, limit=3600):
 def pgn_games(test_id):
     """(file name, headers) of every game in the server's PGN archive of the test."""
     tar_path = os.path.join('Media', 'PGNs', '%d.pgn.tar' % test_id)
-    api = requests.get('%s/api/pgns/%d/' % (SERVER, test_id))
+    for _ in range(12):  # the API refuses while the worker is still recent on the test
+        api = requests.get('%s/api/pgns/%d/' % (SERVER, test_id))
+        if not api.headers.get('content-type', '').startswith('application/json'):
+            break
+        time.sleep(10)
     if api.headers.get('content-type', '').startswith('application/json'):
         log('api/pgns answered', api.text.strip(), '- reading the archive', tar_path)
         data = open(tar_path, 'rb').read()
