@@ -222,6 +222,17 @@ impl Extend<Move> for Push<'_> {
     }
 }
 
+/// Which quiet moves a picker has stopped returning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum QuietSkip {
+    /// None: every move comes.
+    None,
+    /// Every quiet move.
+    All,
+    /// Every quiet move that does not give check.
+    ButChecks,
+}
+
 /// Returns the moves of a position one at a time, best first, generating them in stages
 /// so that an early beta cutoff saves the rest of the generation.
 ///
@@ -230,7 +241,8 @@ impl Extend<Move> for Push<'_> {
 /// captures. In check: TT move → all evasions (captures by MVV-LVA, then quiets by history).
 /// Quiescence: the TT move if noisy → noisy moves by MVV-LVA (SEE pruning is the search's job);
 /// evasions when in check. Every legal move is returned exactly once (or, after
-/// [`MovePicker::skip_quiets`], every non-quiet one).
+/// [`MovePicker::skip_quiets`], every non-quiet one; after
+/// [`MovePicker::skip_quiets_but_checks`], every noisy move and every quiet check).
 ///
 /// ```
 /// use cutoff_board::{Board, CastlingMode};
@@ -264,7 +276,7 @@ pub struct MovePicker<'a> {
     cur: usize,
     noisy_end: usize,
     bad_end: usize,
-    skip_quiets: bool,
+    skip: QuietSkip,
     /// Unstaged mode: whether the plain quiet moves have their history scores yet.
     quiets_scored: bool,
     /// The moves 1 and 2 plies back, for continuation history.
@@ -289,7 +301,7 @@ impl<'a> MovePicker<'a> {
             cur: 0,
             noisy_end: 0,
             bad_end: 0,
-            skip_quiets: false,
+            skip: QuietSkip::None,
             quiets_scored: false,
             continuations: [None; 2],
             quiets_generated: false,
@@ -427,7 +439,38 @@ impl<'a> MovePicker<'a> {
     /// assert!(!picker.quiets_generated());
     /// ```
     pub fn skip_quiets(&mut self) {
-        self.skip_quiets = true;
+        self.skip = QuietSkip::All;
+    }
+
+    /// Stops returning quiet moves that do not give check; quiet checks (killers and the
+    /// countermove among them) still come, in generation order once the quiets are skipped,
+    /// and so do all noisy moves. For late-move pruning that never prunes a check: the picker
+    /// saves scoring and sorting the quiet moves the search would throw away.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, CastlingMode};
+    /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
+    /// let board = Board::from_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", CastlingMode::Standard).unwrap();
+    /// let history = Histories::boxed();
+    /// let mut picker = MovePicker::main(&board, None, [None; 3], None, OrderingConfig::FULL);
+    /// picker.skip_quiets_but_checks();
+    /// let rest: Vec<String> = std::iter::from_fn(|| picker.next(&history)).map(|mv| board.uci(mv).to_string()).collect();
+    /// assert_eq!(rest, ["a1a8"]); // the only check; no capture here
+    /// ```
+    pub fn skip_quiets_but_checks(&mut self) {
+        if self.skip == QuietSkip::None {
+            self.skip = QuietSkip::ButChecks;
+        }
+    }
+
+    /// Whether a quiet-skip in force hides `mv`.
+    #[inline]
+    fn skipped(&self, mv: Move) -> bool {
+        match self.skip {
+            QuietSkip::None => false,
+            QuietSkip::All => mv.is_quiet(),
+            QuietSkip::ButChecks => mv.is_quiet() && !self.board.gives_check(mv),
+        }
     }
 
     /// The stage the last returned move came from.
@@ -615,11 +658,11 @@ impl<'a> MovePicker<'a> {
                     self.stage = if self.config.refutations_first() { Step::Refutations } else { Step::GenQuiets };
                 }
                 Step::Refutations => {
-                    while !self.skip_quiets && self.next_refutation < self.refutations.len() {
+                    while self.skip != QuietSkip::All && self.next_refutation < self.refutations.len() {
                         let i = self.next_refutation;
                         self.next_refutation += 1;
                         let Some(mv) = self.refutations[i] else { continue };
-                        if mv.is_quiet() && self.tt != Some(mv) && board.is_legal(mv) {
+                        if mv.is_quiet() && self.tt != Some(mv) && board.is_legal(mv) && !self.skipped(mv) {
                             self.returned[i] = Some(mv);
                             self.last = Some(Stage::Refutations);
                             return Some(mv);
@@ -628,7 +671,7 @@ impl<'a> MovePicker<'a> {
                     self.stage = Step::GenQuiets;
                 }
                 Step::GenQuiets => {
-                    if self.skip_quiets {
+                    if self.skip == QuietSkip::All {
                         self.stage = Step::BadNoisy;
                         self.cur = 0;
                         continue;
@@ -637,6 +680,12 @@ impl<'a> MovePicker<'a> {
                     let start = self.cur;
                     board.generate(GenKind::Quiet, &mut Push(&mut self.list));
                     self.quiets_generated = true;
+                    if self.skip == QuietSkip::ButChecks {
+                        // Only the checks will be returned, in generation order: no scores.
+                        self.quiets_scored = true;
+                        self.stage = Step::Quiets;
+                        continue;
+                    }
                     // With the refutations inside the quiet list, the plain quiets are scored
                     // only once the refutations have been searched (as when they come first),
                     // so both placements see the same history and search the same tree.
@@ -654,7 +703,16 @@ impl<'a> MovePicker<'a> {
                     self.stage = Step::Quiets;
                 }
                 Step::Quiets => {
-                    while !self.skip_quiets && self.cur < self.list.len() {
+                    while self.skip == QuietSkip::ButChecks && self.cur < self.list.len() {
+                        // Skipping all but checks: no more sorting, a scan for the checks.
+                        let mv = self.list[self.cur].mv;
+                        self.cur += 1;
+                        if !self.skipped(mv) && !self.is_returned(mv) {
+                            self.last = Some(Stage::Quiets);
+                            return Some(mv);
+                        }
+                    }
+                    while self.skip == QuietSkip::None && self.cur < self.list.len() {
                         let sm = self.pick_best(self.list.len());
                         if !self.quiets_scored && !self.refutations.contains(&Some(sm.mv)) {
                             self.cur -= 1;
@@ -697,7 +755,7 @@ impl<'a> MovePicker<'a> {
                 Step::Evasions => {
                     while self.cur < self.list.len() {
                         let sm = self.pick_best(self.list.len());
-                        if self.tt == Some(sm.mv) || (self.skip_quiets && sm.mv.is_quiet()) {
+                        if self.tt == Some(sm.mv) || self.skipped(sm.mv) {
                             continue;
                         }
                         self.last = Some(Stage::Evasions);
@@ -753,7 +811,7 @@ impl<'a> MovePicker<'a> {
                             self.score_plain_quiets(history);
                             continue;
                         }
-                        if self.skip_quiets && sm.mv.is_quiet() && self.tt != Some(sm.mv) {
+                        if self.skipped(sm.mv) && self.tt != Some(sm.mv) {
                             continue;
                         }
                         self.last = Some(Stage::Unstaged);

@@ -152,6 +152,28 @@ fn picker_returns_each_legal_move_once() {
                 let want: HashSet<Move> = noisy.iter().copied().chain(legal_tt).collect();
                 assert_eq!(got, want, "skip_quiets in {} with {config:?}", board.fen());
 
+                // skip_quiets_but_checks right away: the noisy moves and the quiet checks, plus a
+                // legal TT move; and after half the moves, the rest minus the quiet non-checks.
+                let mut picker = MovePicker::main(&board, tt, killers, counter, *config);
+                picker.skip_quiets_but_checks();
+                let got: HashSet<Move> = drain(&mut picker, &history).into_iter().collect();
+                let checks = expected.iter().copied().filter(|&m| m.is_quiet() && board.gives_check(m));
+                let want: HashSet<Move> = noisy.iter().copied().chain(checks).chain(legal_tt).collect();
+                assert_eq!(got, want, "skip_quiets_but_checks in {} with {config:?}", board.fen());
+                let mut picker = MovePicker::main(&board, tt, killers, counter, *config);
+                let half = expected.len() / 2;
+                let first: Vec<Move> = (0..half).map_while(|_| picker.next(&history)).collect();
+                picker.skip_quiets_but_checks();
+                let rest = drain(&mut picker, &history);
+                let all: HashSet<Move> = first.iter().chain(&rest).copied().collect();
+                assert_eq!(all.len(), first.len() + rest.len(), "duplicate after a late skip in {}", board.fen());
+                let want: HashSet<Move> = expected
+                    .iter()
+                    .copied()
+                    .filter(|&m| first.contains(&m) || legal_tt == Some(m) || !m.is_quiet() || board.gives_check(m))
+                    .collect();
+                assert_eq!(all, want, "late skip_quiets_but_checks in {} with {config:?}", board.fen());
+
                 // Quiescence: noisy moves (and a legal noisy TT move), or every evasion in check.
                 let mut picker = MovePicker::qsearch(&board, tt, *config);
                 let got = drain(&mut picker, &history);

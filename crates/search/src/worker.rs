@@ -815,7 +815,7 @@ impl Worker {
                     let late = move_count as i32 >= lmp_limit;
                     if late {
                         // Every later quiet move would be pruned too: stop generating them.
-                        picker.skip_quiets();
+                        picker.skip_quiets_but_checks();
                     }
                     let futile = lmr_depth <= FUTILITY_MAX_DEPTH.get()
                         && eval + FUTILITY_BASE.get() + FUTILITY_MARGIN.get() * lmr_depth <= alpha;
