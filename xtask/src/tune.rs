@@ -457,7 +457,7 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode> {
         args.min_positions
     );
     let compiled = compiled_weights();
-    let w0: Vec<[f64; 2]> = compiled.iter().map(|s| [f64::from(s.mg), f64::from(s.eg)]).collect();
+    let w0: Vec<[f64; 2]> = compiled.iter().map(|s| [f64::from(s.mg()), f64::from(s.eg())]).collect();
     let mut w = match args.init {
         Init::Compiled => w0.clone(),
         Init::Material => {
@@ -520,7 +520,7 @@ pub fn run(args: &TuneArgs) -> Result<ExitCode> {
     progress.finish();
 
     let weights = to_scores(&w);
-    let rounded: Vec<[f64; 2]> = weights.iter().map(|s| [f64::from(s.mg), f64::from(s.eg)]).collect();
+    let rounded: Vec<[f64; 2]> = weights.iter().map(|s| [f64::from(s.mg()), f64::from(s.eg())]).collect();
     let end_train = loss(&data, &train, &target, &rounded, k, threads, None);
     let end_valid = loss(&data, &valid, &target, &rounded, k, threads, None);
     eprintln!(
@@ -649,7 +649,7 @@ mod tests {
         let data = load(&[file], None, 2).unwrap();
         fs::remove_dir_all(&dir).unwrap();
         let set: Vec<u32> = (0..3).collect();
-        let w: Vec<[f64; 2]> = compiled_weights().iter().map(|s| [f64::from(s.mg), f64::from(s.eg)]).collect();
+        let w: Vec<[f64; 2]> = compiled_weights().iter().map(|s| [f64::from(s.mg()), f64::from(s.eg())]).collect();
         let k = 0.006;
         let target = targets(&data, k, 0.5);
         let mut grad = vec![[0.0; 2]; NUM_WEIGHTS];

@@ -437,6 +437,12 @@ impl Board {
         }
         let diagonal = stay & (self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen));
         let straight = stay & (self.pieces(PieceType::Rook) | self.pieces(PieceType::Queen));
+        // A discovered check needs one of our sliders on a line through the king and the
+        // emptied square; most moves fail this one lookup (castling and en passant empty
+        // two squares and take the full test).
+        if !mv.is_castle() && !mv.is_en_passant() && !attacks::line(king, from).intersects(diagonal | straight) {
+            return false;
+        }
         attacks::bishop(king, occupied).intersects(diagonal) || attacks::rook(king, occupied).intersects(straight)
     }
 

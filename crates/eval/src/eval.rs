@@ -14,7 +14,7 @@ use cutoff_board::{Bitboard, Board, Color, File, PieceType, Rank, Square, attack
 
 use crate::masks::{ADJACENT_FILES, FORWARD_FILE, KING_ZONE, PASSED_SPAN, pawn_attacks};
 use crate::params::*;
-use crate::score::Score;
+use crate::score::{S, Score};
 use crate::trace::Term;
 
 /// Every term for both colours: `terms[term][color]`, each from that colour's point of view.
@@ -44,7 +44,7 @@ fn king_danger_score(hits: [i32; 4], attackers: usize) -> Score {
         weight += KING_ZONE_ATTACK[k] * h;
     }
     let pct = attackers_scale(attackers);
-    Score { mg: weight.mg * pct / 100, eg: weight.eg * pct / 100 }
+    S(weight.mg() * pct / 100, weight.eg() * pct / 100)
 }
 
 /// The sink that adds the weights: `[white, black]`, each from its own point of view.

@@ -38,7 +38,7 @@ pub const MAX_PHASE: i32 = 24;
 /// use cutoff_board::Board;
 /// use cutoff_eval::{evaluate, params::TEMPO};
 /// // The start position is balanced: only the side to move's tempo bonus remains.
-/// assert_eq!(evaluate(&Board::default()), TEMPO.mg);
+/// assert_eq!(evaluate(&Board::default()), TEMPO.mg());
 /// ```
 #[inline]
 pub fn evaluate(board: &Board) -> i32 {

@@ -107,5 +107,5 @@ fn king_shelter_and_attack() {
     assert_eq!(broken.get(Term::KingSafety, Color::White), KING_SHIELD_NEAR * 2 + KING_SEMI_OPEN_FILE + KING_OPEN_FILE);
     // Two attackers on the zone around g1 (queen on h3: g2, h2, g3... rook on f8 looks at f1, f2, f3).
     let attacked = trace(&board("5r1k/8/8/8/8/7q/5PPP/6K1 w - - 0 1"));
-    assert!(attacked.get(Term::KingSafety, Color::White).mg < intact.get(Term::KingSafety, Color::White).mg);
+    assert!(attacked.get(Term::KingSafety, Color::White).mg() < intact.get(Term::KingSafety, Color::White).mg());
 }

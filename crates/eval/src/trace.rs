@@ -154,12 +154,12 @@ impl fmt::Display for Trace {
                 f,
                 " {:<12} | {:>5}  {:>5}  | {:>5}  {:>5}  | {:>5}  {:>5}  {:>7}",
                 term.name(),
-                w.mg,
-                w.eg,
-                b.mg,
-                b.eg,
-                d.mg,
-                d.eg,
+                w.mg(),
+                w.eg(),
+                b.mg(),
+                b.eg(),
+                d.mg(),
+                d.eg(),
                 self.blended(term)
             )?;
         }
@@ -171,12 +171,12 @@ impl fmt::Display for Trace {
             f,
             " {:<12} | {:>5}  {:>5}  | {:>5}  {:>5}  | {:>5}  {:>5}  {:>7}",
             "Total",
-            white_sum.mg,
-            white_sum.eg,
-            black_sum.mg,
-            black_sum.eg,
-            total.mg,
-            total.eg,
+            white_sum.mg(),
+            white_sum.eg(),
+            black_sum.mg(),
+            black_sum.eg(),
+            total.mg(),
+            total.eg(),
             total.taper(self.phase)
         )?;
         writeln!(f)?;

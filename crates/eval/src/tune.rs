@@ -47,8 +47,8 @@ impl Features {
     pub fn white_eval(&self, weights: &[Score]) -> f64 {
         let (mut mg, mut eg) = (0.0, 0.0);
         for &(i, c) in &self.counts {
-            mg += f64::from(c) * f64::from(weights[i as usize].mg);
-            eg += f64::from(c) * f64::from(weights[i as usize].eg);
+            mg += f64::from(c) * f64::from(weights[i as usize].mg());
+            eg += f64::from(c) * f64::from(weights[i as usize].eg());
         }
         let phase = f64::from(self.phase);
         (mg * phase + eg * (f64::from(crate::MAX_PHASE) - phase)) / f64::from(crate::MAX_PHASE)
@@ -90,7 +90,7 @@ pub fn render_weights(weights: &[Score], header: &str) -> String {
         }
     }
     out.push_str("\nuse crate::score::{S, Score};\n");
-    let s = |w: Score| format!("S({:4}, {:4})", w.mg, w.eg);
+    let s = |w: Score| format!("S({:4}, {:4})", w.mg(), w.eg());
     for &table in Table::ALL {
         out.push('\n');
         for line in table.doc().lines() {
@@ -99,7 +99,7 @@ pub fn render_weights(weights: &[Score], header: &str) -> String {
         let values = &weights[table.offset()..table.offset() + table.len()];
         match table.shape() {
             Shape::Scalar => {
-                let _ = writeln!(out, "pub const {}: Score = S({}, {});", table.name(), values[0].mg, values[0].eg);
+                let _ = writeln!(out, "pub const {}: Score = S({}, {});", table.name(), values[0].mg(), values[0].eg());
             }
             Shape::Array | Shape::Board => {
                 let _ = writeln!(out, "#[rustfmt::skip]\npub const {}: [Score; {}] = [", table.name(), table.len());

@@ -13,7 +13,7 @@ use cutoff_eval::{MAX_EVAL, MAX_PHASE, Score, Term, evaluate, phase, trace};
 fn start_position_is_tempo_only() {
     let b = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     assert_eq!(phase(&b), MAX_PHASE);
-    assert_eq!(evaluate(&b), TEMPO.mg);
+    assert_eq!(evaluate(&b), TEMPO.mg());
     let t = trace(&b);
     for term in Term::ALL {
         if term != Term::Tempo {
@@ -22,7 +22,7 @@ fn start_position_is_tempo_only() {
     }
     // Same for Black to move (after a null move the position is still balanced).
     let b = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
-    assert_eq!(evaluate(&b), TEMPO.mg);
+    assert_eq!(evaluate(&b), TEMPO.mg());
 }
 
 #[test]
@@ -49,7 +49,7 @@ fn passed_pawn_further_up_is_better() {
     let on_7th = board("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
     let on_3rd = board("4k3/8/8/8/8/P7/8/4K3 w - - 0 1");
     assert!(evaluate(&on_7th) > evaluate(&on_3rd));
-    assert!(trace(&on_7th).get(Term::Pawns, Color::White).eg > trace(&on_3rd).get(Term::Pawns, Color::White).eg);
+    assert!(trace(&on_7th).get(Term::Pawns, Color::White).eg() > trace(&on_3rd).get(Term::Pawns, Color::White).eg());
     // The same for Black, seen from Black to move.
     let on_2nd = board("4k3/8/8/8/8/8/p7/4K3 b - - 0 1");
     let on_6th = board("4k3/8/p7/8/8/8/8/4K3 b - - 0 1");
@@ -62,20 +62,20 @@ fn doubled_and_isolated_pawns_are_penalised() {
     let white_pawns = |fen: &str| trace(&board(fen)).get(Term::Pawns, Color::White);
     let healthy = white_pawns("4k3/pppppppp/8/8/8/8/2PPP3/4K3 w - - 0 1");
     let isolated = white_pawns("4k3/pppppppp/8/8/8/8/1P1P1P2/4K3 w - - 0 1");
-    assert!(isolated.mg < 0 && isolated.eg < 0, "{isolated}");
-    assert!(isolated.mg < healthy.mg && isolated.eg < healthy.eg);
+    assert!(isolated.mg() < 0 && isolated.eg() < 0, "{isolated}");
+    assert!(isolated.mg() < healthy.mg() && isolated.eg() < healthy.eg());
     // Doubled against healthy with the same advancement: c2 d2 d3 against c2 d2 e3 (the
     // third pawn is on rank 3 and defended by a pawn in both, so only the doubling differs;
     // the tuned weights value a defended pawn on rank 3 above a phalanx pawn on rank 2, so
     // c2 d2 e2 is not a fair comparison).
     let doubled = white_pawns("4k3/pppppppp/8/8/8/3P4/2PP4/4K3 w - - 0 1");
     let advanced = white_pawns("4k3/pppppppp/8/8/8/4P3/2PP4/4K3 w - - 0 1");
-    assert!(doubled.mg < advanced.mg && doubled.eg < advanced.eg, "{doubled} vs {advanced}");
-    const { assert!(PAWN_DOUBLED.mg < 0 && PAWN_DOUBLED.eg < 0 && PAWN_ISOLATED.mg < 0 && PAWN_ISOLATED.eg < 0) };
+    assert!(doubled.mg() < advanced.mg() && doubled.eg() < advanced.eg(), "{doubled} vs {advanced}");
+    const { assert!(PAWN_DOUBLED.mg() < 0 && PAWN_DOUBLED.eg() < 0 && PAWN_ISOLATED.mg() < 0 && PAWN_ISOLATED.eg() < 0) };
     // A doubled pair scores worse than the same two pawns side by side.
     let side_by_side = white_pawns("4k3/pppppppp/8/8/8/8/2PP4/4K3 w - - 0 1");
     let stacked = white_pawns("4k3/pppppppp/8/8/8/3P4/3P4/4K3 w - - 0 1");
-    assert!(stacked.mg < side_by_side.mg && stacked.eg < side_by_side.eg);
+    assert!(stacked.mg() < side_by_side.mg() && stacked.eg() < side_by_side.eg());
 }
 
 #[test]
@@ -98,17 +98,17 @@ fn rooks_like_open_files() {
     assert_eq!(closed, ROOK_PAWNS * 4);
     assert_eq!(open, closed + ROOK_OPEN_FILE);
     assert_eq!(semi_open, closed + ROOK_SEMI_OPEN_FILE);
-    assert!(open.mg > semi_open.mg && semi_open.mg > closed.mg);
+    assert!(open.mg() > semi_open.mg() && semi_open.mg() > closed.mg());
 }
 
 #[test]
 fn mobility_prefers_active_pieces() {
     let mob = |fen: &str| trace(&board(fen)).get(Term::Mobility, Color::White);
-    assert!(mob("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1").mg > mob("4k3/8/8/8/8/8/8/N3K3 w - - 0 1").mg);
+    assert!(mob("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1").mg() > mob("4k3/8/8/8/8/8/8/N3K3 w - - 0 1").mg());
     // Squares attacked by enemy pawns don't count: the d4 knight loses 4 of its 8 squares.
     let free = mob("4k3/8/8/8/3N4/8/8/4K3 w - - 0 1");
     let covered = mob("4k3/8/2p1p3/8/3N4/8/8/4K3 w - - 0 1");
-    assert!(covered.mg < free.mg);
+    assert!(covered.mg() < free.mg());
 }
 
 #[test]
@@ -116,7 +116,7 @@ fn king_safety_counts_attackers() {
     let safety = |fen: &str| trace(&board(fen)).get(Term::KingSafety, Color::White);
     let quiet = safety("r5k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1");
     let attacked = safety("6k1/5ppp/8/8/8/5n1q/5PPP/6K1 w - - 0 1");
-    assert!(attacked.mg < quiet.mg, "{attacked} {quiet}");
+    assert!(attacked.mg() < quiet.mg(), "{attacked} {quiet}");
 }
 
 #[test]
