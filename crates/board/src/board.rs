@@ -446,6 +446,39 @@ impl Board {
         attacks::bishop(king, occupied).intersects(diagonal) || attacks::rook(king, occupied).intersects(straight)
     }
 
+    /// Whether the side to move can reach a position with Zobrist key `key` by moving one
+    /// of its knights, bishops, rooks, queens or its king to an empty square: no capture, no
+    /// pawn move, no change of castling rights or en passant square. With `key` the key of
+    /// an earlier position of the game (with the other side to move), this is the test for an
+    /// upcoming repetition. One XOR and at most two table reads (a cuckoo table of the 3,668
+    /// such moves by key difference); the move is not checked for legality (the piece may be
+    /// pinned, the king may walk into check), as a search's draw detection accepts.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// let start = Board::default();
+    /// let mut board = start;
+    /// for uci in ["g1f3", "g8f6", "f3g1"] {
+    ///     board.play_unchecked(board.parse_uci(uci).unwrap());
+    /// }
+    /// assert!(board.reaches_key(start.key())); // ...Ng8 repeats the start position
+    /// let mut after_e4 = start;
+    /// after_e4.play_unchecked(start.parse_uci("e2e4").unwrap());
+    /// assert!(!board.reaches_key(after_e4.key()));
+    /// ```
+    #[inline]
+    pub fn reaches_key(&self, key: u64) -> bool {
+        let Some((a, b)) = crate::cuckoo::reversible_move(self.key ^ key) else {
+            return false;
+        };
+        if attacks::between(a, b).intersects(self.occupied()) {
+            return false;
+        }
+        // The keys differ by the piece standing on one of the two squares: it must be ours.
+        let from = if self.occupied().has(a) { a } else { b };
+        self.colored(self.side_to_move).has(from)
+    }
+
     /// The pieces of the side to move that are pinned to their king.
     ///
     /// ```

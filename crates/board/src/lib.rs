@@ -24,6 +24,7 @@ mod bitboard;
 mod board;
 mod castling;
 mod color;
+mod cuckoo;
 mod fen;
 mod game;
 mod movegen;

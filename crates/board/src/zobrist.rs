@@ -2,14 +2,14 @@
 
 use crate::{CastlingRights, File, Piece, SplitMix64, Square};
 
-struct Keys {
-    pieces: [[u64; 64]; 12],
+pub(crate) struct Keys {
+    pub(crate) pieces: [[u64; 64]; 12],
     castling: [u64; 16],
     en_passant: [u64; 8],
-    side: u64,
+    pub(crate) side: u64,
 }
 
-const fn make_keys() -> Keys {
+pub(crate) const fn make_keys() -> Keys {
     let mut rng = SplitMix64::new(0x0C07_0FF0_C070_FF00);
     let mut keys = Keys { pieces: [[0; 64]; 12], castling: [0; 16], en_passant: [0; 8], side: 0 };
     let mut p = 0;

@@ -466,6 +466,43 @@ impl Worker {
         false
     }
 
+    /// Whether the side to move can bring about a draw by repetition with its next move (an
+    /// "upcoming repetition", [`Board::reaches_key`]): a knight, bishop, rook, queen or king
+    /// move that reaches an earlier position with the same side to move, by the rules of
+    /// [`Worker::is_draw`]: once is enough inside the search, a position before the root must
+    /// have occurred twice already. Only positions since the last capture or pawn move and
+    /// after the last null move of the path count.
+    fn upcoming_repetition(&self, board: &Board, ply: usize) -> bool {
+        let n = self.keys.len();
+        let window = (board.halfmove_clock() as usize).min(n);
+        // The position `back` plies ago has the other side to move for odd `back`; one ply
+        // ago is the position before the opponent's last move, which our move cannot restore.
+        let mut back = 3;
+        while back <= window {
+            let i = n - back;
+            if board.reaches_key(self.keys[i]) && !self.null_move_within(ply, back) {
+                if i >= self.root_index {
+                    return true;
+                }
+                let key = self.keys[i];
+                let mut earlier = back + 2;
+                while earlier <= window {
+                    if self.keys[n - earlier] == key {
+                        return true;
+                    }
+                    earlier += 2;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// Whether a null move was made in the last `back` plies of the path to `ply`.
+    fn null_move_within(&self, ply: usize, back: usize) -> bool {
+        (1..=back.min(ply)).any(|n| self.back(ply, n).null)
+    }
+
     /// The picker's next move, read with this thread's history tables.
     #[inline(always)]
     fn next_move(&self, picker: &mut MovePicker) -> Option<Move> {
@@ -523,6 +560,13 @@ impl Worker {
             }
             if ply >= MAX_PLY - 2 {
                 return if in_check { 0 } else { self.evaluate(board) };
+            }
+            // The side to move can repeat a position: the node is worth at least a draw.
+            if alpha < 0 && self.upcoming_repetition(board, ply) {
+                alpha = 0;
+                if alpha >= beta {
+                    return alpha;
+                }
             }
             // Mate distance pruning: no line from here beats a mate found closer to the root.
             alpha = alpha.max(-MATE + ply as i32);
@@ -1069,6 +1113,12 @@ impl Worker {
         }
         if ply >= MAX_PLY - 2 {
             return if in_check { 0 } else { self.evaluate(board) };
+        }
+        if alpha < 0 && self.upcoming_repetition(board, ply) {
+            alpha = 0;
+            if alpha >= beta {
+                return alpha;
+            }
         }
         // Deep in quiescence a check is no longer answered move by move: the static eval
         // stands, so that chains of checking captures cannot blow up the tree.
