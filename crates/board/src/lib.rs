@@ -39,7 +39,7 @@ mod square;
 mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter};
-pub use board::{Board, IllegalMoveError, STARTPOS_FEN, Undo};
+pub use board::{Board, CheckSquares, IllegalMoveError, STARTPOS_FEN, Undo};
 pub use castling::{CastlingMode, CastlingRights, CastlingSide};
 pub use color::Color;
 pub use fen::{Fen, ParseFenError, PositionError};

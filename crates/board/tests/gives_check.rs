@@ -7,10 +7,17 @@ mod common;
 use cutoff_board::{Board, CastlingMode};
 
 fn walk(board: &Board, depth: u32, counts: &mut [u64; 2]) {
+    let checks = board.check_squares();
     for mv in board.legal_moves() {
         let mut child = *board;
         child.play_unchecked(mv);
         assert_eq!(board.gives_check(mv), child.in_check(), "{mv:?} in {}", board.fen());
+        assert_eq!(
+            board.gives_check_with(&checks, mv),
+            child.in_check(),
+            "{mv:?} with check squares in {}",
+            board.fen()
+        );
         counts[usize::from(child.in_check())] += 1;
         if depth > 1 {
             walk(&child, depth - 1, counts);

@@ -1,7 +1,7 @@
 //! The staged move picker.
 
 use arrayvec::ArrayVec;
-use cutoff_board::{Board, GenKind, Move, PieceType};
+use cutoff_board::{Board, CheckSquares, GenKind, Move, PieceType};
 
 use crate::{Histories, MAX_KILLERS, PieceTo, mvv_lva};
 
@@ -277,6 +277,8 @@ pub struct MovePicker<'a> {
     noisy_end: usize,
     bad_end: usize,
     skip: QuietSkip,
+    /// With [`QuietSkip::ButChecks`]: the position's check squares, to test the quiets.
+    checks: Option<CheckSquares>,
     /// Unstaged mode: whether the plain quiet moves have their history scores yet.
     quiets_scored: bool,
     /// The moves 1 and 2 plies back, for continuation history.
@@ -302,6 +304,7 @@ impl<'a> MovePicker<'a> {
             noisy_end: 0,
             bad_end: 0,
             skip: QuietSkip::None,
+            checks: None,
             quiets_scored: false,
             continuations: [None; 2],
             quiets_generated: false,
@@ -460,6 +463,7 @@ impl<'a> MovePicker<'a> {
     pub fn skip_quiets_but_checks(&mut self) {
         if self.skip == QuietSkip::None {
             self.skip = QuietSkip::ButChecks;
+            self.checks = Some(self.board.check_squares());
         }
     }
 
@@ -469,7 +473,13 @@ impl<'a> MovePicker<'a> {
         match self.skip {
             QuietSkip::None => false,
             QuietSkip::All => mv.is_quiet(),
-            QuietSkip::ButChecks => mv.is_quiet() && !self.board.gives_check(mv),
+            QuietSkip::ButChecks => {
+                mv.is_quiet()
+                    && !match &self.checks {
+                        Some(checks) => self.board.gives_check_with(checks, mv),
+                        None => self.board.gives_check(mv),
+                    }
+            }
         }
     }
 
