@@ -271,29 +271,16 @@ fn threats<S: Sink>(board: &Board, color: Color, ours: &Attacks, pawns: Bitboard
         let k = kind as usize;
         let by = |attacks: Bitboard| (attacks & targets).len() as i32;
         let (p, m, r, q) = (by(pawns), by(ours.minors), by(ours.rooks), by(ours.queens));
-        if p > 0 {
-            sink.add(color, Table::ThreatByPawn, k, p);
-        }
-        if m > 0 {
-            sink.add(color, Table::ThreatByMinor, k, m);
-        }
-        if r > 0 {
-            sink.add(color, Table::ThreatByRook, k, r);
-        }
-        if q > 0 {
-            sink.add(color, Table::ThreatByQueen, k, q);
-        }
+        // Added even when zero: a branch on each count costs more than adding nothing.
+        sink.add(color, Table::ThreatByPawn, k, p);
+        sink.add(color, Table::ThreatByMinor, k, m);
+        sink.add(color, Table::ThreatByRook, k, r);
+        sink.add(color, Table::ThreatByQueen, k, q);
     }
     let pieces = board.colored(them) - board.pieces(PieceType::Pawn);
     let undefended = pieces - defended;
-    let by_king = (king & undefended).len() as i32;
-    if by_king > 0 {
-        sink.add(color, Table::ThreatByKing, 0, by_king);
-    }
-    let hanging = (ours.all & undefended).len() as i32;
-    if hanging > 0 {
-        sink.add(color, Table::Hanging, 0, hanging);
-    }
+    sink.add(color, Table::ThreatByKing, 0, (king & undefended).len() as i32);
+    sink.add(color, Table::Hanging, 0, (ours.all & undefended).len() as i32);
 
     // Safe pawn pushes (one square, or two from the start rank) that would attack a piece.
     let empty = !board.occupied();
@@ -302,10 +289,7 @@ fn threats<S: Sink>(board: &Board, color: Color, ours: &Attacks, pawns: Bitboard
     let double = (single & PUSH_RANK[color as usize]).forward(color) & empty;
     let enemy_pawn_attacks = pawn_attacks(them, board.colored_pieces(them, PieceType::Pawn));
     let safe = ((single | double) - enemy_pawn_attacks) & (ours.all | !theirs.all);
-    let push_threats = (pawn_attacks(color, safe) & pieces).len() as i32;
-    if push_threats > 0 {
-        sink.add(color, Table::ThreatPawnPush, 0, push_threats);
-    }
+    sink.add(color, Table::ThreatPawnPush, 0, (pawn_attacks(color, safe) & pieces).len() as i32);
 }
 
 /// Safe checks against the enemy king and weak squares around it, counted for `color`, the
@@ -325,18 +309,12 @@ fn king_attack<S: Sink>(board: &Board, color: Color, ours: &Attacks, theirs: &At
         (bishop_lines | rook_lines) & ours.queens,
     ];
     for (k, squares) in checks.into_iter().enumerate() {
-        let n = (squares & safe).len() as i32;
-        if n > 0 {
-            sink.add(color, Table::SafeCheck, k, n);
-        }
+        sink.add(color, Table::SafeCheck, k, (squares & safe).len() as i32);
     }
     // Zone squares we attack that the enemy defends with no pawn, minor or rook.
     let zone = KING_ZONE[them as usize][king as usize];
     let strong = theirs.minors | theirs.rooks | pawn_attacks(them, board.colored_pieces(them, PieceType::Pawn));
-    let weak = ((zone & ours.all) - strong).len() as i32;
-    if weak > 0 {
-        sink.add(color, Table::KingZoneWeak, 0, weak);
-    }
+    sink.add(color, Table::KingZoneWeak, 0, ((zone & ours.all) - strong).len() as i32);
 }
 
 /// The passed pawns of `color` beyond the pawn structure: blocked, free path, king distances.
