@@ -3,7 +3,7 @@
 
 mod common;
 
-use cutoff_board::{Board, CastlingMode, PieceType};
+use cutoff_board::{Board, PieceType};
 
 /// Whether a move's child differs from `board` by one piece moving to an empty square and
 /// the side to move, nothing else (no capture, no pawn, no castling, no change of castling
@@ -37,8 +37,7 @@ fn check(board: &Board, counts: &mut [u64; 3]) {
 fn reaches_key_agrees_with_playing_the_move() {
     let mut counts = [0u64; 3];
     for line in common::all_lines() {
-        let mode = if line.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
-        let board = Board::from_fen(&line.fen, mode).unwrap();
+        let board = line.board();
         check(&board, &mut counts);
         for mv in board.legal_moves() {
             let mut child = board;

@@ -4,7 +4,7 @@
 
 mod common;
 
-use cutoff_board::{Board, CastlingMode};
+use cutoff_board::Board;
 
 fn walk(board: &Board, depth: u32, counts: &mut [u64; 2]) {
     let checks = board.check_squares();
@@ -29,8 +29,7 @@ fn walk(board: &Board, depth: u32, counts: &mut [u64; 2]) {
 fn gives_check_agrees_with_playing_the_move() {
     let mut counts = [0u64; 2];
     for line in common::all_lines() {
-        let mode = if line.chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
-        let board = Board::from_fen(&line.fen, mode).unwrap();
+        let board = line.board();
         walk(&board, 2, &mut counts);
     }
     eprintln!("{} moves, {} of them checks", counts[0] + counts[1], counts[1]);

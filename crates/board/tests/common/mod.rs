@@ -14,6 +14,15 @@ pub struct PerftLine {
     pub chess960: bool,
 }
 
+impl PerftLine {
+    /// The line's position, read in the castling mode of its suite.
+    pub fn board(&self) -> cutoff_board::Board {
+        let mode =
+            if self.chess960 { cutoff_board::CastlingMode::Chess960 } else { cutoff_board::CastlingMode::Standard };
+        cutoff_board::Board::from_fen(&self.fen, mode).unwrap()
+    }
+}
+
 pub fn suite(name: &str) -> Vec<PerftLine> {
     let path = data_dir().join("perft").join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
