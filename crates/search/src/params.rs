@@ -191,6 +191,30 @@ params! {
     /// Correction history: the largest weight of one update (out of 256), reached at this depth.
     CORRECTION_WEIGHT_MAX = 16, 4, 64, 3.0;
 
+    /// History pruning: the deepest (reduced) depth at which quiet moves with a bad history are skipped.
+    HISTORY_PRUNING_MAX_DEPTH = 4, 1, 8, 0.5;
+    /// History pruning: quiets whose history is below `-HISTORY_PRUNING_MARGIN · depth` are skipped.
+    HISTORY_PRUNING_MARGIN = 3000, 1000, 8000, 250.0;
+
+    /// Futility pruning of captures: the deepest (reduced) depth it applies to.
+    CAPTURE_FUTILITY_MAX_DEPTH = 6, 2, 10, 0.5;
+    /// Futility pruning of captures: skipped when `eval + CAPTURE_FUTILITY_BASE +
+    /// CAPTURE_FUTILITY_MARGIN · depth + the captured piece's value <= alpha`.
+    CAPTURE_FUTILITY_BASE = 200, 50, 400, 15.0;
+    /// Futility pruning of captures: see [`CAPTURE_FUTILITY_BASE`].
+    CAPTURE_FUTILITY_MARGIN = 200, 80, 350, 12.0;
+
+    /// Late-move reductions of noisy moves: this many plies less than a quiet move's.
+    LMR_NOISY_OFFSET = 1, 0, 3, 0.5;
+    /// Late-move reductions of noisy moves: one ply less per this much capture history.
+    LMR_CAPTURE_HISTORY_DIVISOR = 6144, 2048, 16384, 500.0;
+
+    /// Re-search after a reduced move beat alpha: one ply deeper when its score beat the best
+    /// so far by more than `DEEPER_MARGIN + 2 · depth`...
+    DEEPER_MARGIN = 40, 10, 100, 5.0;
+    /// ...and one ply shallower when it beat the best by less than this.
+    SHALLOWER_MARGIN = 10, 0, 40, 3.0;
+
     /// Quiescence: the safety margin of delta pruning.
     DELTA_MARGIN = 200, 50, 400, 15.0;
 

@@ -837,6 +837,13 @@ impl Worker {
             }
             let quiet = mv.is_quiet();
             let base_reduction = lmr_reduction(depth, move_count);
+            // The move's history: butterfly and continuation for a quiet move, capture history
+            // for a noisy one (read by history pruning and by the reductions).
+            let history = if quiet {
+                self.quiet_history(board, mv, continuations)
+            } else {
+                self.histories.capture.get(board, mv)
+            };
 
             // Shallow-depth pruning, once some move has a score that is not a mate: moves that
             // lose material by SEE, and (below) quiet moves that do not give check.
@@ -863,7 +870,25 @@ impl Worker {
                     }
                     let futile = lmr_depth <= FUTILITY_MAX_DEPTH.get()
                         && eval + FUTILITY_BASE.get() + FUTILITY_MARGIN.get() * lmr_depth <= alpha;
-                    if (late || futile) && !board.gives_check(mv) {
+                    // History pruning: a quiet move that has failed low again and again.
+                    let unpromising =
+                        lmr_depth <= HISTORY_PRUNING_MAX_DEPTH.get() && history < -HISTORY_PRUNING_MARGIN.get() * depth;
+                    if (late || futile || unpromising) && !board.gives_check(mv) {
+                        continue;
+                    }
+                } else if !quiet && !in_check && mv.promotion().is_none() {
+                    // Futility pruning of captures: even the captured piece and a margin leave
+                    // the static eval below alpha.
+                    let captured = if mv.is_en_passant() {
+                        SEE_VALUES[PieceType::Pawn as usize]
+                    } else {
+                        board.kind_on(mv.to()).map_or(0, |k| SEE_VALUES[k as usize])
+                    };
+                    if lmr_depth <= CAPTURE_FUTILITY_MAX_DEPTH.get()
+                        && eval + CAPTURE_FUTILITY_BASE.get() + CAPTURE_FUTILITY_MARGIN.get() * lmr_depth + captured
+                            <= alpha
+                        && !board.gives_check(mv)
+                    {
                         continue;
                     }
                 }
@@ -897,7 +922,7 @@ impl Worker {
                         r -= 1;
                     }
                     if sh.features.pruning() {
-                        r -= self.quiet_history(board, mv, continuations) / LMR_HISTORY_DIVISOR.get();
+                        r -= history / LMR_HISTORY_DIVISOR.get();
                         if !improving {
                             r += 1;
                         }
@@ -906,11 +931,35 @@ impl Worker {
                         }
                     }
                     r = r.clamp(0, new_depth - 1);
+                } else if sh.features.pruning() && depth >= 3 && !in_check && !child.in_check() {
+                    // Noisy moves are reduced less than quiets, and by their capture history.
+                    r = base_reduction - LMR_NOISY_OFFSET.get() - history / LMR_CAPTURE_HISTORY_DIVISOR.get();
+                    if N::PV {
+                        r -= 1;
+                    }
+                    if cut_node {
+                        r += 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
                 }
                 if sh.features.pvs() || !N::PV {
-                    let mut s = -self.search::<NonPv>(sh, &child, new_depth - r, ply + 1, -alpha - 1, -alpha, true);
+                    let reduced = new_depth - r;
+                    let mut s = -self.search::<NonPv>(sh, &child, reduced, ply + 1, -alpha - 1, -alpha, true);
                     if s > alpha && r > 0 {
-                        s = -self.search::<NonPv>(sh, &child, new_depth, ply + 1, -alpha - 1, -alpha, !cut_node);
+                        // The reduced search beat alpha: search again at full depth, one ply
+                        // deeper when it beat the best score by far, one ply shallower when
+                        // only just.
+                        let mut full = new_depth;
+                        if sh.features.pruning() {
+                            if s > best + DEEPER_MARGIN.get() + 2 * new_depth {
+                                full += 1;
+                            } else if s < best + SHALLOWER_MARGIN.get() {
+                                full -= 1;
+                            }
+                        }
+                        if full > reduced {
+                            s = -self.search::<NonPv>(sh, &child, full, ply + 1, -alpha - 1, -alpha, !cut_node);
+                        }
                     }
                     if N::PV && s > alpha && s < beta {
                         s = -self.search::<Pv>(sh, &child, new_depth, ply + 1, -beta, -alpha, false);
