@@ -90,6 +90,19 @@ impl PieceTo {
     }
 }
 
+/// How far back the continuation histories look: a quiet move is scored against the moves
+/// made 1, 2 and 4 plies before it (its opponent's last move, our own last move, and our
+/// move before that), all in the one [`ContinuationHistory`] table.
+///
+/// ```
+/// assert_eq!(cutoff_ordering::CONTINUATION_PLIES, [1, 2, 4]);
+/// ```
+pub const CONTINUATION_PLIES: [usize; 3] = [1, 2, 4];
+
+/// The earlier moves of a node, one for each of [`CONTINUATION_PLIES`] (`None` before the
+/// root, after a null move, or when not wanted).
+pub type Continuations = [Option<PieceTo>; CONTINUATION_PLIES.len()];
+
 /// Continuation history: how well a quiet move did right after a given earlier move (one, two
 /// or more plies back), so that a reply is judged in the context of the move it answers.
 ///

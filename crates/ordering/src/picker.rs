@@ -3,7 +3,7 @@
 use arrayvec::ArrayVec;
 use cutoff_board::{Board, CheckSquares, GenKind, Move, PieceType};
 
-use crate::{Histories, MAX_KILLERS, PieceTo, mvv_lva};
+use crate::{CONTINUATION_PLIES, Continuations, Histories, MAX_KILLERS, PieceTo, mvv_lva};
 
 crate::study_switches! {
     /// Which ordering heuristics the picker uses. [`OrderingConfig::FULL`] is what the engine
@@ -44,7 +44,7 @@ crate::study_switches! {
         countermove: bool = true,
         /// Sort quiet moves by butterfly history.
         history: bool = true,
-        /// Add continuation history (1 and 2 plies back, see [`MovePicker::set_continuations`])
+        /// Add continuation history ([`CONTINUATION_PLIES`](crate::CONTINUATION_PLIES) back, see [`MovePicker::set_continuations`])
         /// to the butterfly history of quiet moves (needs `history`).
         continuation_history: bool = true,
         /// Add capture history to MVV-LVA when ordering noisy moves.
@@ -281,8 +281,8 @@ pub struct MovePicker<'a> {
     checks: Option<CheckSquares>,
     /// Unstaged mode: whether the plain quiet moves have their history scores yet.
     quiets_scored: bool,
-    /// The moves 1 and 2 plies back, for continuation history.
-    continuations: [Option<PieceTo>; 2],
+    /// The earlier moves, for continuation history.
+    continuations: Continuations,
     quiets_generated: bool,
     noisy_generated: bool,
 }
@@ -306,7 +306,7 @@ impl<'a> MovePicker<'a> {
             skip: QuietSkip::None,
             checks: None,
             quiets_scored: false,
-            continuations: [None; 2],
+            continuations: [None; CONTINUATION_PLIES.len()],
             quiets_generated: false,
             noisy_generated: false,
         }
@@ -401,9 +401,9 @@ impl<'a> MovePicker<'a> {
         }
     }
 
-    /// Gives the moves that led to the position, 1 and 2 plies back (`None` at the root, after a
-    /// null move, or when not wanted): quiet moves are then also ordered by continuation
-    /// history (with [`OrderingConfig::continuation_history`]).
+    /// Gives the moves that led to the position, [`CONTINUATION_PLIES`] back (`None` before
+    /// the root, after a null move, or when not wanted): quiet moves are then also ordered by
+    /// continuation history (with [`OrderingConfig::continuation_history`]).
     ///
     /// ```
     /// use cutoff_board::Board;
@@ -416,10 +416,10 @@ impl<'a> MovePicker<'a> {
     /// let a6 = board.parse_uci("a7a6").unwrap();
     /// history.continuation.update(earlier.unwrap(), PieceTo::of(&board, a6).unwrap(), 900);
     /// let mut picker = MovePicker::main(&board, None, [None; 3], None, OrderingConfig::FULL);
-    /// picker.set_continuations([earlier, None]);
+    /// picker.set_continuations([earlier, None, None]);
     /// assert_eq!(picker.next(&history), Some(a6)); // a quiet move that answered e4 well before
     /// ```
-    pub fn set_continuations(&mut self, continuations: [Option<PieceTo>; 2]) {
+    pub fn set_continuations(&mut self, continuations: Continuations) {
         self.continuations = continuations;
     }
 

@@ -143,6 +143,8 @@ params! {
     NMP_EVAL_DIVISOR = 200, 100, 400, 20.0;
     /// Null-move pruning: see [`NMP_BASE`].
     NMP_EVAL_MAX = 3, 1, 5, 0.5;
+    /// Null-move pruning: from this depth on, a null-move cutoff is verified by a reduced search.
+    NMP_VERIFY_MIN_DEPTH = 14, 8, 20, 1.0;
 
     /// Internal iterative reduction: the shallowest node without a TT move that is reduced.
     IIR_MIN_DEPTH = 4, 2, 8, 0.5;

@@ -4,7 +4,7 @@ use std::sync::atomic::Ordering;
 
 use arrayvec::ArrayVec;
 use cutoff_board::{Board, Move, PieceType, SEE_VALUES};
-use cutoff_ordering::{Histories, Killers, MovePicker, PieceTo};
+use cutoff_ordering::{CONTINUATION_PLIES, Continuations, Histories, Killers, MovePicker, PieceTo};
 use cutoff_syzygy::Wdl;
 use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY, TtEntry};
 
@@ -172,6 +172,9 @@ pub(crate) struct Worker {
     /// With MultiPV, the set of lines last reported (main thread): the newest line of each
     /// `multipv` index, whose first moves are all different.
     shown: Vec<IterationInfo>,
+    /// No null move before this ply: a verification search of a null-move cutoff is running
+    /// (0: none is).
+    nmp_min_ply: usize,
 }
 
 impl Worker {
@@ -195,6 +198,7 @@ impl Worker {
             root_moves: Vec::new(),
             completed_depth: 0,
             shown: Vec::new(),
+            nmp_min_ply: 0,
         }
     }
 
@@ -229,6 +233,7 @@ impl Worker {
         self.has_result = false;
         self.completed_depth = 0;
         self.shown.clear();
+        self.nmp_min_ply = 0;
         self.root_moves = root_moves
             .iter()
             .map(|&mv| RootMove { mv, score: -INFINITY, pv: ArrayVec::new(), seldepth: 0, bound: None, nodes: 0 })
@@ -693,6 +698,7 @@ impl Worker {
                 && eval >= beta
                 && !prev_null
                 && has_pieces
+                && ply >= self.nmp_min_ply
                 && let Some(null) = board.null_move()
             {
                 let r = NMP_BASE.get()
@@ -705,7 +711,21 @@ impl Worker {
                     return 0;
                 }
                 if score >= beta {
-                    return if score >= MATE_IN_MAX_PLY { beta } else { score };
+                    let score = if score >= MATE_IN_MAX_PLY { beta } else { score };
+                    if self.nmp_min_ply > 0 || depth < NMP_VERIFY_MIN_DEPTH.get() {
+                        return score;
+                    }
+                    // Deep in the tree a null-move cutoff is checked by a reduced search of
+                    // our own moves, with no null move of ours for a while (zugzwang).
+                    self.nmp_min_ply = ply + (3 * (depth - r) / 4).max(0) as usize;
+                    let verified = self.search::<NonPv>(sh, board, depth - r, ply, beta - 1, beta, false);
+                    self.nmp_min_ply = 0;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if verified >= beta {
+                        return score;
+                    }
                 }
             }
         }
@@ -804,7 +824,7 @@ impl Worker {
         self.killers.clear_ply(ply + 1);
         let killers = self.killers.get(ply);
         let mut picker = MovePicker::main(board, tt_move, killers, counter, sh.ordering);
-        let continuations = [self.back(ply, 1).moved, self.back(ply, 2).moved];
+        let continuations = CONTINUATION_PLIES.map(|n| self.back(ply, n).moved);
         picker.set_continuations(continuations);
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -1084,7 +1104,7 @@ impl Worker {
     /// The history score of a quiet move: butterfly plus continuation history, as the picker
     /// orders by it.
     #[inline(always)]
-    fn quiet_history(&self, board: &Board, mv: Move, continuations: [Option<PieceTo>; 2]) -> i32 {
+    fn quiet_history(&self, board: &Board, mv: Move, continuations: Continuations) -> i32 {
         let mut score = self.histories.butterfly.get(board.side_to_move(), mv);
         if let Some(now) = PieceTo::of(board, mv) {
             for earlier in continuations.into_iter().flatten() {
@@ -1106,7 +1126,7 @@ impl Worker {
         best: Move,
         depth: i32,
         tried: Tried,
-        continuations: [Option<PieceTo>; 2],
+        continuations: Continuations,
     ) {
         let bonus = history_bonus(depth);
         let prev = self.back(ply, 1).mv;
@@ -1119,8 +1139,11 @@ impl Worker {
             let mut update_quiet = |mv: Move, bonus: i32| {
                 h.butterfly.update(color, mv, bonus);
                 if let Some(now) = PieceTo::of(board, mv) {
-                    for earlier in continuations.into_iter().flatten() {
-                        h.continuation.update(earlier, now, bonus);
+                    for (&n, earlier) in CONTINUATION_PLIES.iter().zip(continuations) {
+                        if let Some(earlier) = earlier {
+                            // The move 4 plies back learns at half the rate.
+                            h.continuation.update(earlier, now, if n >= 4 { bonus / 2 } else { bonus });
+                        }
                     }
                 }
             };
