@@ -45,6 +45,8 @@ pub struct Board {
     pub(crate) mailbox: [Option<Piece>; 64],
     pub(crate) key: u64,
     pub(crate) pawn_key: u64,
+    /// Zobrist keys of each colour's pieces other than pawns (kings included).
+    pub(crate) non_pawn_keys: [u64; 2],
     pub(crate) checkers: Bitboard,
     pub(crate) pinned: Bitboard,
     /// The castling rook of each colour and side; meaningful only while the right is held.
@@ -96,6 +98,7 @@ impl Board {
             mailbox: [None; 64],
             key: 0,
             pawn_key: 0,
+            non_pawn_keys: [0; 2],
             checkers: Bitboard::EMPTY,
             pinned: Bitboard::EMPTY,
             castle_rooks: DEFAULT_CASTLE_ROOKS,
@@ -367,6 +370,24 @@ impl Board {
         self.pawn_key
     }
 
+    /// A Zobrist key of `color`'s pieces other than pawns (its king included), for caches
+    /// of what those pieces are worth.
+    ///
+    /// ```
+    /// use cutoff_board::{Board, Color};
+    /// let mut board = Board::default();
+    /// let (white, black) = (board.non_pawn_key(Color::White), board.non_pawn_key(Color::Black));
+    /// board.play(board.parse_uci("e2e4").unwrap());
+    /// assert_eq!(board.non_pawn_key(Color::White), white); // a pawn move
+    /// board.play(board.parse_uci("g8f6").unwrap());
+    /// assert_ne!(board.non_pawn_key(Color::Black), black);
+    /// assert_eq!(board.non_pawn_key(Color::White), white);
+    /// ```
+    #[inline(always)]
+    pub fn non_pawn_key(&self, color: Color) -> u64 {
+        self.non_pawn_keys[color as usize]
+    }
+
     /// The pieces giving check to the side to move.
     ///
     /// ```
@@ -616,6 +637,8 @@ impl Board {
         self.key ^= k;
         if piece.kind() == PieceType::Pawn {
             self.pawn_key ^= k;
+        } else {
+            self.non_pawn_keys[piece.color() as usize] ^= k;
         }
     }
 
@@ -629,6 +652,8 @@ impl Board {
         self.key ^= k;
         if piece.kind() == PieceType::Pawn {
             self.pawn_key ^= k;
+        } else {
+            self.non_pawn_keys[piece.color() as usize] ^= k;
         }
     }
 
@@ -643,6 +668,8 @@ impl Board {
         self.key ^= k;
         if piece.kind() == PieceType::Pawn {
             self.pawn_key ^= k;
+        } else {
+            self.non_pawn_keys[piece.color() as usize] ^= k;
         }
     }
 

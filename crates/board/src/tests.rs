@@ -209,3 +209,41 @@ fn bulk_count_in_crowded_positions() {
     }
     assert_eq!(board("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1").count_moves(), 218);
 }
+
+/// The non-pawn keys computed from scratch.
+fn non_pawn_keys_of(board: &Board) -> [u64; 2] {
+    let mut keys = [0; 2];
+    for sq in board.occupied() {
+        let piece = board.piece_on(sq).unwrap();
+        if piece.kind() != PieceType::Pawn {
+            keys[piece.color() as usize] ^= crate::zobrist::piece(piece, sq);
+        }
+    }
+    keys
+}
+
+#[test]
+fn non_pawn_keys_follow_every_move() {
+    // Castling (both modes), promotions with and without capture, en passant and captures
+    // of every kind, two plies deep.
+    for (fen, mode) in [
+        ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", CastlingMode::Standard),
+        ("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1", CastlingMode::Standard),
+        ("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", CastlingMode::Chess960),
+    ] {
+        let board = Board::from_fen(fen, mode).unwrap();
+        assert_eq!(non_pawn_keys_of(&board), board.non_pawn_keys);
+        for mv in board.legal_moves() {
+            let mut child = board;
+            child.play(mv);
+            assert_eq!(non_pawn_keys_of(&child), child.non_pawn_keys, "{fen} {mv:?}");
+            for reply in child.legal_moves() {
+                let mut grandchild = child;
+                let undo = grandchild.make_move(reply);
+                assert_eq!(non_pawn_keys_of(&grandchild), grandchild.non_pawn_keys, "{fen} {mv:?} {reply:?}");
+                grandchild.unmake_move(reply, undo);
+                assert_eq!(grandchild, child);
+            }
+        }
+    }
+}

@@ -1,42 +1,54 @@
-//! Correction history: how far the static evaluation was off in positions with the same pawn
-//! structure, learned from the searches that finished there and added to later evaluations.
+//! Correction histories: how far the static evaluation was off in positions that share a
+//! feature, learned from the searches that finished there and added to later evaluations.
 //!
-//! Layout: `table[side to move][pawn key mod 16384]`, `i32` entries in 1/[`GRAIN`] centipawns.
-//! An update moves the entry towards the latest error with a weight that grows with the
-//! search depth (an exponential moving average), and entries stay within ±`CORRECTION_MAX` cp.
+//! Three tables, each indexed by the side to move and a Zobrist key modulo 16384: the pawn
+//! structure, White's pieces other than pawns, and Black's. The correction is the sum of the
+//! three entries (`i32`, in 1/[`GRAIN`] centipawns). An update moves every entry towards its
+//! value plus the latest error with a weight that grows with the search depth (an exponential
+//! moving average of a linear model: the error is measured against the summed correction), and
+//! each entry stays within ±`CORRECTION_MAX` cp.
 
-use cutoff_board::Board;
+use cutoff_board::{Board, Color};
 
 use crate::params::{CORRECTION_MAX, CORRECTION_WEIGHT_MAX};
 
-/// Entries per side to move.
+/// Entries per side to move in each table.
 const SIZE: usize = 16_384;
 /// Sub-centipawn resolution of the entries.
 const GRAIN: i32 = 256;
 
-/// The correction-history table of one search thread.
+/// The correction-history tables of one search thread.
 pub(crate) struct CorrectionHistory {
-    table: Vec<i32>,
+    /// `[side to move][pawn key]`.
+    pawn: Vec<i32>,
+    /// `[side to move][colour][that colour's non-pawn key]`.
+    non_pawn: Vec<i32>,
 }
 
 impl CorrectionHistory {
     pub(crate) fn new() -> CorrectionHistory {
-        CorrectionHistory { table: vec![0; 2 * SIZE] }
+        CorrectionHistory { pawn: vec![0; 2 * SIZE], non_pawn: vec![0; 2 * 2 * SIZE] }
     }
 
     pub(crate) fn clear(&mut self) {
-        self.table.fill(0);
+        self.pawn.fill(0);
+        self.non_pawn.fill(0);
     }
 
+    /// The indices of `board`'s entries: in `pawn`, then White's and Black's in `non_pawn`.
     #[inline(always)]
-    fn index(board: &Board) -> usize {
-        board.side_to_move() as usize * SIZE + (board.pawn_key() as usize & (SIZE - 1))
+    fn indices(board: &Board) -> (usize, [usize; 2]) {
+        let stm = board.side_to_move() as usize;
+        let slot = |key: u64| key as usize & (SIZE - 1);
+        let non_pawn = |color: Color| (stm * 2 + color as usize) * SIZE + slot(board.non_pawn_key(color));
+        (stm * SIZE + slot(board.pawn_key()), [non_pawn(Color::White), non_pawn(Color::Black)])
     }
 
     /// `raw`, the static evaluation of `board`, corrected.
     #[inline(always)]
     pub(crate) fn correct(&self, board: &Board, raw: i32) -> i32 {
-        raw + self.table[Self::index(board)] / GRAIN
+        let (pawn, [white, black]) = Self::indices(board);
+        raw + (self.pawn[pawn] + self.non_pawn[white] + self.non_pawn[black]) / GRAIN
     }
 
     /// Learns from a search of `board` to `depth` whose result was `error` centipawns above
@@ -44,9 +56,15 @@ impl CorrectionHistory {
     pub(crate) fn update(&mut self, board: &Board, depth: i32, error: i32) {
         let weight = (depth + 1).clamp(1, CORRECTION_WEIGHT_MAX.get());
         let limit = CORRECTION_MAX.get() * GRAIN;
-        let entry = &mut self.table[Self::index(board)];
-        let target = (*entry + error.clamp(-limit / GRAIN, limit / GRAIN) * GRAIN).clamp(-limit, limit);
-        *entry = ((*entry * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
+        let error = error.clamp(-limit / GRAIN, limit / GRAIN) * GRAIN;
+        let learn = |entry: &mut i32| {
+            let target = (*entry + error).clamp(-limit, limit);
+            *entry = ((*entry * (256 - weight) + target * weight) / 256).clamp(-limit, limit);
+        };
+        let (pawn, [white, black]) = Self::indices(board);
+        learn(&mut self.pawn[pawn]);
+        learn(&mut self.non_pawn[white]);
+        learn(&mut self.non_pawn[black]);
     }
 }
 
@@ -62,18 +80,37 @@ mod tests {
         for _ in 0..200 {
             h.update(&board, 10, 40);
         }
+        // Three tables learn, each bounded by CORRECTION_MAX.
         let corrected = h.correct(&board, 10);
-        assert!(corrected > 10 && corrected <= 10 + CORRECTION_MAX.get(), "{corrected}");
+        assert!(corrected > 10 && corrected <= 10 + 3 * CORRECTION_MAX.get(), "{corrected}");
         for _ in 0..2000 {
             h.update(&board, 20, -10_000);
         }
         // The moving average approaches the bound from inside (integer steps stop one short).
         let floor = h.correct(&board, 0);
-        assert!((-CORRECTION_MAX.get()..=-CORRECTION_MAX.get() + 1).contains(&floor), "{floor}");
+        let max = CORRECTION_MAX.get();
+        assert!((-3 * max..=-3 * max + 3).contains(&floor), "{floor}");
         // A position with another pawn structure (and side to move) is unaffected.
         let black = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".parse::<Board>().unwrap();
         assert_eq!(h.correct(&black, 7), 7);
         h.clear();
         assert_eq!(h.correct(&board, 5), 5);
+    }
+
+    #[test]
+    fn the_summed_correction_converges_to_the_error() {
+        // The search measures the error against the corrected evaluation, so the three
+        // tables together learn it once, not three times.
+        let board = Board::default();
+        let mut h = CorrectionHistory::new();
+        for _ in 0..500 {
+            let error = 30 - (h.correct(&board, 0));
+            h.update(&board, 12, error);
+        }
+        assert!((28..=30).contains(&h.correct(&board, 0)), "{}", h.correct(&board, 0));
+        // Same pawns, another set of pieces: only the pawn table (and Black's pieces) apply.
+        let knight_out = "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 1 1".parse::<Board>().unwrap();
+        let partial = h.correct(&knight_out, 0);
+        assert!(partial > 0 && partial < h.correct(&board, 0), "{partial}");
     }
 }
