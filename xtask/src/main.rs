@@ -42,6 +42,7 @@ EXAMPLES:
     cargo xtask ordering --write                the move-ordering study -> docs/ordering.md
     cargo xtask tune                            fit the evaluation weights -> crates/eval/src/weights.rs
     cargo xtask tune --check                    the committed weights are reproduced from the data
+    cargo xtask spsa --engine target/tune/release/cutoff --pairs 2000 --nodes 8000 --concurrency 2 --state spsa.state
     cargo xtask help perft                      all perft options
 
 ENVIRONMENT:
@@ -76,6 +77,9 @@ enum Command {
     /// Fit every evaluation weight to labelled positions (Texel tuning with Adam) and write
     /// crates/eval/src/weights.rs.
     Tune(tune::TuneArgs),
+    /// Tune the search parameters of a `tune` build by SPSA, playing the game pairs itself
+    /// (OpenBench's schedule and configuration format).
+    Spsa(matches::spsa::SpsaArgs),
     /// Fit the win/draw/loss model (`UCI_ShowWDL`) to game results; prints the coefficients
     /// of `cutoff_search::wdl`.
     Wdl(wdl::WdlArgs),
@@ -95,6 +99,7 @@ fn main() -> ExitCode {
         Command::Tactics(args) => tactics::run(&args),
         Command::Ordering(args) => release(ordering::run, &args),
         Command::Tune(args) => release(tune::run, &args),
+        Command::Spsa(args) => release(matches::spsa::run, &args),
         Command::Wdl(args) => release(wdl::run, &args),
         Command::Train(args) => release(train::run, &args),
     };

@@ -19,6 +19,7 @@ mod openings;
 mod pgn;
 mod report;
 mod settings;
+pub mod spsa;
 mod stats;
 
 use std::fs::File;
