@@ -247,3 +247,24 @@ fn non_pawn_keys_follow_every_move() {
         }
     }
 }
+
+#[test]
+fn attacks_by_agrees_with_is_attacked() {
+    for fen in [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+    ] {
+        let root = board(fen);
+        for mv in root.legal_moves() {
+            let mut child = root;
+            child.play(mv);
+            for color in [Color::White, Color::Black] {
+                let attacked = child.attacks_by(color);
+                for sq in Square::ALL {
+                    assert_eq!(attacked.has(sq), child.is_attacked(sq, color), "{fen} {mv:?} {color:?} {sq:?}");
+                }
+            }
+        }
+    }
+}

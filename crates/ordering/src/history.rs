@@ -7,23 +7,23 @@ use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use cutoff_board::{Board, Color, Move, Piece, PieceType, Square};
+use cutoff_board::{Bitboard, Board, Color, Move, Piece, PieceType, Square};
 
 /// The largest magnitude a history score reaches (the gravity update converges towards it).
 ///
 /// ```
-/// use cutoff_board::{Board, Color};
+/// use cutoff_board::{Bitboard, Board, Color};
 /// use cutoff_ordering::{ButterflyHistory, MAX_HISTORY};
 /// let nf3 = Board::default().parse_uci("g1f3").unwrap();
 /// let mut history = ButterflyHistory::new();
-/// history.update(Color::White, nf3, 1_000_000); // clamped to MAX_HISTORY
-/// assert_eq!(history.get(Color::White, nf3), MAX_HISTORY);
-/// history.update(Color::White, nf3, MAX_HISTORY); // gravity: saturated, it moves no further
-/// assert_eq!(history.get(Color::White, nf3), MAX_HISTORY);
+/// history.update(Color::White, nf3, Bitboard::EMPTY, 1_000_000); // clamped to MAX_HISTORY
+/// assert_eq!(history.get(Color::White, nf3, Bitboard::EMPTY), MAX_HISTORY);
+/// history.update(Color::White, nf3, Bitboard::EMPTY, MAX_HISTORY); // gravity: saturated, it moves no further
+/// assert_eq!(history.get(Color::White, nf3, Bitboard::EMPTY), MAX_HISTORY);
 /// for _ in 0..100 {
-///     history.update(Color::White, nf3, -5000);
+///     history.update(Color::White, nf3, Bitboard::EMPTY, -5000);
 /// }
-/// assert!(history.get(Color::White, nf3) >= -MAX_HISTORY);
+/// assert!(history.get(Color::White, nf3, Bitboard::EMPTY) >= -MAX_HISTORY);
 /// ```
 pub const MAX_HISTORY: i32 = 16_384;
 
@@ -300,27 +300,35 @@ impl CaptureHistory {
 }
 
 /// Butterfly history: how often a quiet move (by colour, from, to) caused a cutoff, minus how
-/// often it was tried without one.
+/// often it was tried without one, kept apart by whether the opponent attacked the move's
+/// from and to squares (a move out of an attack, or into one, is a different kind of move).
 ///
-/// Layout: `table[color][from][to]`, `i16` entries (16 KiB). Updates use "gravity": a bonus
-/// `b` moves an entry `h` by `b - h·|b| / MAX_HISTORY`, so entries stay within
-/// ±[`MAX_HISTORY`] and old information fades as new arrives.
+/// Layout: `table[color][from attacked][to attacked][from][to]`, `i16` entries (64 KiB).
+/// `threats` is the set of squares the opponent attacks (see
+/// [`Board::attacks_by`](cutoff_board::Board::attacks_by)); pass
+/// [`Bitboard::EMPTY`](cutoff_board::Bitboard::EMPTY) for a table keyed by colour, from and
+/// to alone. Updates use "gravity": a bonus `b` moves an entry `h` by `b - h·|b| /
+/// MAX_HISTORY`, so entries stay within ±[`MAX_HISTORY`] and old information fades as new
+/// arrives.
 ///
 /// ```
-/// use cutoff_board::{Board, Color};
+/// use cutoff_board::{Bitboard, Board, Color};
 /// use cutoff_ordering::{ButterflyHistory, MAX_HISTORY};
 /// let b = Board::default();
 /// let e4 = b.parse_uci("e2e4").unwrap();
+/// let none = Bitboard::EMPTY;
 /// let mut h = ButterflyHistory::new();
-/// h.update(Color::White, e4, 400);
-/// assert_eq!(h.get(Color::White, e4), 400);
-/// for _ in 0..1000 { h.update(Color::White, e4, 2000); }
-/// assert!(h.get(Color::White, e4) <= MAX_HISTORY);
-/// assert_eq!(h.get(Color::Black, e4), 0);
+/// h.update(Color::White, e4, none, 400);
+/// assert_eq!(h.get(Color::White, e4, none), 400);
+/// for _ in 0..1000 { h.update(Color::White, e4, none, 2000); }
+/// assert!(h.get(Color::White, e4, none) <= MAX_HISTORY);
+/// assert_eq!(h.get(Color::Black, e4, none), 0);
+/// // The same move into an attacked square has its own entry.
+/// assert_eq!(h.get(Color::White, e4, e4.to().bitboard()), 0);
 /// ```
 #[derive(Clone, Debug)]
 pub struct ButterflyHistory {
-    table: [[[i16; 64]; 64]; 2],
+    table: [[[[[i16; 64]; 64]; 2]; 2]; 2],
 }
 
 impl Default for ButterflyHistory {
@@ -333,63 +341,80 @@ impl ButterflyHistory {
     /// A table of zeros.
     ///
     /// ```
-    /// use cutoff_board::{Board, Color};
+    /// use cutoff_board::{Bitboard, Board, Color};
     /// use cutoff_ordering::ButterflyHistory;
     /// let board = Board::default();
     /// let history = ButterflyHistory::new();
-    /// assert!(board.legal_moves().iter().all(|&mv| history.get(Color::White, mv) == 0));
+    /// assert!(board.legal_moves().iter().all(|&mv| history.get(Color::White, mv, Bitboard::EMPTY) == 0));
     /// ```
     pub fn new() -> ButterflyHistory {
-        ButterflyHistory { table: [[[0; 64]; 64]; 2] }
+        ButterflyHistory { table: [[[[[0; 64]; 64]; 2]; 2]; 2] }
     }
 
-    /// The score of `mv` played by `color`.
+    #[inline(always)]
+    fn entry(&mut self, color: Color, mv: Move, threats: Bitboard) -> &mut i16 {
+        let (from, to) = (mv.from(), mv.to());
+        &mut self.table[color as usize][usize::from(threats.has(from))][usize::from(threats.has(to))][from as usize]
+            [to as usize]
+    }
+
+    /// The score of `mv` played by `color` while the opponent attacks `threats`.
     ///
     /// ```
-    /// use cutoff_board::{Board, Color, Move, MoveKind, Square};
+    /// use cutoff_board::{Bitboard, Board, Color, Move, MoveKind, Square};
     /// use cutoff_ordering::ButterflyHistory;
     /// let mut history = ButterflyHistory::new();
     /// let nf3 = Board::default().parse_uci("g1f3").unwrap();
-    /// history.update(Color::White, nf3, 300);
-    /// assert_eq!(history.get(Color::White, nf3), 300);
-    /// assert_eq!(history.get(Color::Black, nf3), 0); // per colour
+    /// let none = Bitboard::EMPTY;
+    /// history.update(Color::White, nf3, none, 300);
+    /// assert_eq!(history.get(Color::White, nf3, none), 300);
+    /// assert_eq!(history.get(Color::Black, nf3, none), 0); // per colour
     /// // Entries are keyed by from and to squares only: a capture g1xf3 shares the slot.
-    /// assert_eq!(history.get(Color::White, Move::new(Square::G1, Square::F3, MoveKind::Capture)), 300);
+    /// assert_eq!(history.get(Color::White, Move::new(Square::G1, Square::F3, MoveKind::Capture), none), 300);
+    /// // Threats elsewhere on the board do not matter; on g1 or f3 they do.
+    /// assert_eq!(history.get(Color::White, nf3, Square::E4.bitboard()), 300);
+    /// assert_eq!(history.get(Color::White, nf3, Square::G1.bitboard()), 0);
     /// ```
     #[inline(always)]
-    pub fn get(&self, color: Color, mv: Move) -> i32 {
-        self.table[color as usize][mv.from() as usize][mv.to() as usize] as i32
+    pub fn get(&self, color: Color, mv: Move, threats: Bitboard) -> i32 {
+        let (from, to) = (mv.from(), mv.to());
+        i32::from(
+            self.table[color as usize][usize::from(threats.has(from))][usize::from(threats.has(to))][from as usize]
+                [to as usize],
+        )
     }
 
-    /// Adds `bonus` (negative for a malus) with gravity; `bonus` is clamped to ±[`MAX_HISTORY`].
+    /// Adds `bonus` (negative for a malus) with gravity to the entry of `mv` by `color` while
+    /// the opponent attacks `threats`; `bonus` is clamped to ±[`MAX_HISTORY`].
     ///
     /// ```
-    /// use cutoff_board::{Board, Color};
+    /// use cutoff_board::{Bitboard, Board, Color};
     /// use cutoff_ordering::ButterflyHistory;
     /// let e4 = Board::default().parse_uci("e2e4").unwrap();
+    /// let none = Bitboard::EMPTY;
     /// let mut history = ButterflyHistory::new();
-    /// history.update(Color::White, e4, 400); // 0 + 400 - 0 * 400 / 16384
-    /// assert_eq!(history.get(Color::White, e4), 400);
-    /// history.update(Color::White, e4, 400); // 400 + 400 - 400 * 400 / 16384
-    /// assert_eq!(history.get(Color::White, e4), 791);
-    /// history.update(Color::White, e4, -1000); // 791 - 1000 - 791 * 1000 / 16384
-    /// assert_eq!(history.get(Color::White, e4), -257);
+    /// history.update(Color::White, e4, none, 400); // 0 + 400 - 0 * 400 / 16384
+    /// assert_eq!(history.get(Color::White, e4, none), 400);
+    /// history.update(Color::White, e4, none, 400); // 400 + 400 - 400 * 400 / 16384
+    /// assert_eq!(history.get(Color::White, e4, none), 791);
+    /// history.update(Color::White, e4, none, -1000); // 791 - 1000 - 791 * 1000 / 16384
+    /// assert_eq!(history.get(Color::White, e4, none), -257);
     /// ```
     #[inline]
-    pub fn update(&mut self, color: Color, mv: Move, bonus: i32) {
-        gravity(&mut self.table[color as usize][mv.from() as usize][mv.to() as usize], bonus);
+    pub fn update(&mut self, color: Color, mv: Move, threats: Bitboard, bonus: i32) {
+        gravity(self.entry(color, mv, threats), bonus);
     }
 
     /// Resets every entry to zero.
     ///
     /// ```
-    /// use cutoff_board::{Board, Color};
+    /// use cutoff_board::{Bitboard, Board, Color};
     /// use cutoff_ordering::ButterflyHistory;
     /// let e4 = Board::default().parse_uci("e2e4").unwrap();
     /// let mut history = ButterflyHistory::new();
-    /// history.update(Color::White, e4, 1000);
+    /// history.update(Color::White, e4, Bitboard::EMPTY, 1000);
     /// history.clear();
-    /// assert_eq!(history.get(Color::White, e4), 0);
+    /// assert_eq!(history.get(Color::White, e4, Bitboard::EMPTY), 0);
     /// ```
     pub fn clear(&mut self) {
         *self = ButterflyHistory::new();
@@ -516,23 +541,23 @@ impl CounterMoves {
 /// The history tables the picker reads, owned per search thread.
 ///
 /// ```
-/// use cutoff_board::{Board, Color};
+/// use cutoff_board::{Bitboard, Board, Color};
 /// use cutoff_ordering::Histories;
 /// let mut board = Board::default();
 /// let mut tables = Histories::boxed();
 /// let e4 = board.parse_uci("e2e4").unwrap();
-/// tables.butterfly.update(Color::White, e4, 500);
+/// tables.butterfly.update(Color::White, e4, Bitboard::EMPTY, 500);
 /// board.play(e4);
 /// let e5 = board.parse_uci("e7e5").unwrap();
 /// tables.counter.set(&board, Some(e4), e5);
-/// assert_eq!(tables.butterfly.get(Color::White, e4), 500);
+/// assert_eq!(tables.butterfly.get(Color::White, e4, Bitboard::EMPTY), 500);
 /// assert_eq!(tables.counter.get(&board, Some(e4)), Some(e5));
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Histories {
     /// Butterfly history for quiet moves.
     pub butterfly: ButterflyHistory,
-    /// Continuation history for quiet moves, read 1 and 2 plies back.
+    /// Continuation history for quiet moves, read [`CONTINUATION_PLIES`] back.
     pub continuation: ContinuationHistory,
     /// Capture history for noisy moves.
     pub capture: CaptureHistory,
@@ -541,32 +566,97 @@ pub struct Histories {
 }
 
 impl Histories {
-    /// Empty tables on the heap (about 1.2 MiB, most of it continuation history).
+    /// Empty tables on the heap (about 1.3 MiB, most of it continuation history).
     ///
     /// ```
-    /// use cutoff_board::{Board, Color};
+    /// use cutoff_board::{Bitboard, Board, Color};
     /// use cutoff_ordering::Histories;
     /// let tables = Histories::boxed();
     /// let board = Board::default();
-    /// assert!(board.legal_moves().iter().all(|&mv| tables.butterfly.get(Color::White, mv) == 0));
+    /// assert!(board.legal_moves().iter().all(|&mv| tables.butterfly.get(Color::White, mv, Bitboard::EMPTY) == 0));
     /// ```
     pub fn boxed() -> Box<Histories> {
         Box::default()
     }
 
+    /// The history score of the quiet move `mv` in `board`: its butterfly entry (for the
+    /// squares `threats` the opponent attacks) and its continuation entries after each of the
+    /// earlier moves `continuations`. The one place a quiet move is
+    /// scored: the picker orders quiet moves by it, and a search reduces and prunes by it.
+    ///
+    /// ```
+    /// use cutoff_board::{Bitboard, Board};
+    /// use cutoff_ordering::{CONTINUATION_PLIES, Histories, PieceTo};
+    /// let mut board = Board::default();
+    /// let e4 = board.parse_uci("e2e4").unwrap();
+    /// let earlier = PieceTo::of(&board, e4);
+    /// board.play(e4);
+    /// let c5 = board.parse_uci("c7c5").unwrap();
+    /// let threats = board.attacks_by(!board.side_to_move());
+    /// let mut tables = Histories::boxed();
+    /// let context = [earlier, None, None];
+    /// tables.update_quiet(&board, c5, &context, threats, 500);
+    /// // The butterfly entry and one continuation entry: 500 each.
+    /// assert_eq!(tables.quiet_score(&board, c5, &context, threats), 1000);
+    /// assert_eq!(tables.quiet_score(&board, c5, &[None; CONTINUATION_PLIES.len()], threats), 500);
+    /// ```
+    #[inline(always)]
+    pub fn quiet_score(&self, board: &Board, mv: Move, continuations: &Continuations, threats: Bitboard) -> i32 {
+        let mut score = self.butterfly.get(board.side_to_move(), mv, threats);
+        if let Some(now) = PieceTo::of(board, mv) {
+            for earlier in continuations.iter().flatten() {
+                score += self.continuation.get(*earlier, now);
+            }
+        }
+        score
+    }
+
+    /// Teaches the quiet-move tables that `mv` in `board` did well (`bonus > 0`: it caused a
+    /// cutoff) or badly (`bonus < 0`): the entries [`Histories::quiet_score`] reads, each with
+    /// [`gravity`]; the continuation entry of the move 4 plies back learns at half the rate.
+    ///
+    /// ```
+    /// use cutoff_board::{Bitboard, Board};
+    /// use cutoff_ordering::{Histories, PieceTo};
+    /// let board = Board::default();
+    /// let nf3 = board.parse_uci("g1f3").unwrap();
+    /// let mut tables = Histories::boxed();
+    /// let none = [None; 3];
+    /// tables.update_quiet(&board, nf3, &none, Bitboard::EMPTY, -300);
+    /// assert_eq!(tables.quiet_score(&board, nf3, &none, Bitboard::EMPTY), -300);
+    /// ```
+    #[inline]
+    pub fn update_quiet(
+        &mut self,
+        board: &Board,
+        mv: Move,
+        continuations: &Continuations,
+        threats: Bitboard,
+        bonus: i32,
+    ) {
+        self.butterfly.update(board.side_to_move(), mv, threats, bonus);
+        if let Some(now) = PieceTo::of(board, mv) {
+            for (&plies, earlier) in CONTINUATION_PLIES.iter().zip(continuations) {
+                if let Some(earlier) = *earlier {
+                    self.continuation.update(earlier, now, if plies >= 4 { bonus / 2 } else { bonus });
+                }
+            }
+        }
+    }
+
     /// Resets every table.
     ///
     /// ```
-    /// use cutoff_board::{Board, Color};
+    /// use cutoff_board::{Bitboard, Board, Color};
     /// use cutoff_ordering::Histories;
     /// let mut board = Board::default();
     /// let mut tables = Histories::boxed();
     /// let e4 = board.parse_uci("e2e4").unwrap();
-    /// tables.butterfly.update(Color::White, e4, 500);
+    /// tables.butterfly.update(Color::White, e4, Bitboard::EMPTY, 500);
     /// board.play(e4);
     /// tables.counter.set(&board, Some(e4), board.parse_uci("c7c5").unwrap());
     /// tables.clear();
-    /// assert_eq!(tables.butterfly.get(Color::White, e4), 0);
+    /// assert_eq!(tables.butterfly.get(Color::White, e4, Bitboard::EMPTY), 0);
     /// assert_eq!(tables.counter.get(&board, Some(e4)), None);
     /// ```
     pub fn clear(&mut self) {

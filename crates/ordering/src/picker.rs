@@ -1,9 +1,9 @@
 //! The staged move picker.
 
 use arrayvec::ArrayVec;
-use cutoff_board::{Board, CheckSquares, GenKind, Move, PieceType};
+use cutoff_board::{Bitboard, Board, CheckSquares, GenKind, Move, PieceType};
 
-use crate::{CONTINUATION_PLIES, Continuations, Histories, MAX_KILLERS, PieceTo, mvv_lva};
+use crate::{CONTINUATION_PLIES, Continuations, Histories, MAX_KILLERS, mvv_lva};
 
 crate::study_switches! {
     /// Which ordering heuristics the picker uses. [`OrderingConfig::FULL`] is what the engine
@@ -283,6 +283,8 @@ pub struct MovePicker<'a> {
     quiets_scored: bool,
     /// The earlier moves, for continuation history.
     continuations: Continuations,
+    /// The squares the opponent attacks, for butterfly history.
+    threats: Bitboard,
     quiets_generated: bool,
     noisy_generated: bool,
 }
@@ -307,6 +309,7 @@ impl<'a> MovePicker<'a> {
             checks: None,
             quiets_scored: false,
             continuations: [None; CONTINUATION_PLIES.len()],
+            threats: Bitboard::EMPTY,
             quiets_generated: false,
             noisy_generated: false,
         }
@@ -421,6 +424,26 @@ impl<'a> MovePicker<'a> {
     /// ```
     pub fn set_continuations(&mut self, continuations: Continuations) {
         self.continuations = continuations;
+    }
+
+    /// Gives the squares the opponent attacks ([`Board::attacks_by`]): quiet moves are then
+    /// scored by the butterfly history entries for those threats (the default, no threats,
+    /// reads one entry per move whatever the position).
+    ///
+    /// ```
+    /// use cutoff_board::{Bitboard, Board};
+    /// use cutoff_ordering::{Histories, MovePicker, OrderingConfig};
+    /// let board = Board::default();
+    /// let threats = board.attacks_by(!board.side_to_move());
+    /// let mut history = Histories::boxed();
+    /// let a3 = board.parse_uci("a2a3").unwrap();
+    /// history.butterfly.update(board.side_to_move(), a3, threats, 900);
+    /// let mut picker = MovePicker::main(&board, None, [None; 3], None, OrderingConfig::FULL);
+    /// picker.set_threats(threats);
+    /// assert_eq!(picker.next(&history), Some(a3));
+    /// ```
+    pub fn set_threats(&mut self, threats: Bitboard) {
+        self.threats = threats;
     }
 
     /// Stops returning quiet moves (killers, countermove and quiets); losing captures still
@@ -567,15 +590,9 @@ impl<'a> MovePicker<'a> {
         if !self.config.history() {
             return 0;
         }
-        let mut score = history.butterfly.get(self.board.side_to_move(), mv);
-        if self.config.continuation_history()
-            && let Some(now) = PieceTo::of(self.board, mv)
-        {
-            for earlier in self.continuations.into_iter().flatten() {
-                score += history.continuation.get(earlier, now);
-            }
-        }
-        score
+        let none = [None; CONTINUATION_PLIES.len()];
+        let continuations = if self.config.continuation_history() { &self.continuations } else { &none };
+        history.quiet_score(self.board, mv, continuations, self.threats)
     }
 
     #[inline(always)]

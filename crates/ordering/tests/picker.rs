@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use cutoff_board::{Board, CastlingMode, Color, GenKind, Move, MoveList};
+use cutoff_board::{Bitboard, Board, CastlingMode, Color, GenKind, Move, MoveList};
 use cutoff_ordering::{Histories, MAX_KILLERS, MovePicker, OrderingConfig};
 
 /// The repository's data folder, `<repo>/data`.
@@ -72,8 +72,8 @@ fn random_histories(rng: &mut Rng, boards: &[Board]) -> Box<Histories> {
     for b in boards.iter().take(50) {
         for mv in b.legal_moves() {
             let bonus = (rng.next() % 4000) as i32 - 2000;
-            h.butterfly.update(Color::White, mv, bonus);
-            h.butterfly.update(Color::Black, mv, -bonus);
+            h.butterfly.update(Color::White, mv, Bitboard::EMPTY, bonus);
+            h.butterfly.update(Color::Black, mv, Bitboard::EMPTY, -bonus);
         }
     }
     h

@@ -119,7 +119,7 @@ params! {
     LMR_BASE = 75, 0, 200, 10.0;
     /// Late-move reductions: see [`LMR_BASE`] (hundredths).
     LMR_DIVISOR = 225, 150, 350, 10.0;
-    /// Late-move reductions: one ply less per this much history score (butterfly + continuation).
+    /// Late-move reductions: one ply less per this much history score (`Histories::quiet_score`).
     LMR_HISTORY_DIVISOR = 8192, 2048, 16384, 500.0;
 
     /// Reverse futility pruning: the deepest node it applies to.

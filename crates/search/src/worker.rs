@@ -3,7 +3,7 @@
 use std::sync::atomic::Ordering;
 
 use arrayvec::ArrayVec;
-use cutoff_board::{Board, Move, PieceType, SEE_VALUES};
+use cutoff_board::{Bitboard, Board, Move, PieceType, SEE_VALUES};
 use cutoff_ordering::{CONTINUATION_PLIES, Continuations, Histories, Killers, MovePicker, PieceTo};
 use cutoff_syzygy::Wdl;
 use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY, TtEntry};
@@ -826,6 +826,8 @@ impl Worker {
         let mut picker = MovePicker::main(board, tt_move, killers, counter, sh.ordering);
         let continuations = CONTINUATION_PLIES.map(|n| self.back(ply, n).moved);
         picker.set_continuations(continuations);
+        let threats = board.attacks_by(!us);
+        picker.set_threats(threats);
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut move_count = 0;
@@ -860,7 +862,7 @@ impl Worker {
             // The move's history: butterfly and continuation for a quiet move, capture history
             // for a noisy one (read by history pruning and by the reductions).
             let history = if quiet {
-                self.quiet_history(board, mv, continuations)
+                self.histories.quiet_score(board, mv, &continuations, threats)
             } else {
                 self.histories.capture.get(board, mv)
             };
@@ -1027,7 +1029,7 @@ impl Worker {
                     if score >= beta {
                         self.stats.record_cutoff(move_count, picker.noisy_generated(), picker.quiets_generated());
                         let tried = Tried { quiets: &quiets_tried, noisy: &noisy_tried };
-                        self.update_histories(sh, board, ply, mv, depth, tried, continuations);
+                        self.update_histories(sh, board, ply, mv, depth, tried, continuations, threats);
                         break;
                     }
                 }
@@ -1101,19 +1103,6 @@ impl Worker {
         }
     }
 
-    /// The history score of a quiet move: butterfly plus continuation history, as the picker
-    /// orders by it.
-    #[inline(always)]
-    fn quiet_history(&self, board: &Board, mv: Move, continuations: Continuations) -> i32 {
-        let mut score = self.histories.butterfly.get(board.side_to_move(), mv);
-        if let Some(now) = PieceTo::of(board, mv) {
-            for earlier in continuations.into_iter().flatten() {
-                score += self.histories.continuation.get(earlier, now);
-            }
-        }
-        score
-    }
-
     /// The one place where the ordering tables learn: after a beta cutoff by `best`, a bonus
     /// for it and a malus for the moves of its kind tried before it (quiets or captures), and
     /// for the captures tried before a quiet cutoff.
@@ -1127,6 +1116,7 @@ impl Worker {
         depth: i32,
         tried: Tried,
         continuations: Continuations,
+        threats: Bitboard,
     ) {
         let bonus = history_bonus(depth);
         let prev = self.back(ply, 1).mv;
@@ -1135,21 +1125,9 @@ impl Worker {
             if sh.ordering.killers() > 0 {
                 self.killers.update(ply, best, sh.ordering.killers() as usize);
             }
-            let color = board.side_to_move();
-            let mut update_quiet = |mv: Move, bonus: i32| {
-                h.butterfly.update(color, mv, bonus);
-                if let Some(now) = PieceTo::of(board, mv) {
-                    for (&n, earlier) in CONTINUATION_PLIES.iter().zip(continuations) {
-                        if let Some(earlier) = earlier {
-                            // The move 4 plies back learns at half the rate.
-                            h.continuation.update(earlier, now, if n >= 4 { bonus / 2 } else { bonus });
-                        }
-                    }
-                }
-            };
-            update_quiet(best, bonus);
+            h.update_quiet(board, best, &continuations, threats, bonus);
             for &q in tried.quiets {
-                update_quiet(q, -bonus);
+                h.update_quiet(board, q, &continuations, threats, -bonus);
             }
             h.counter.set(board, prev, best);
         } else {

@@ -6,7 +6,7 @@
 use std::io::BufRead;
 use std::time::{Duration, Instant};
 
-use cutoff_board::{Board, CastlingMode, Color, MAX_PLY, Move, PieceType};
+use cutoff_board::{Bitboard, Board, CastlingMode, Color, MAX_PLY, Move, PieceType};
 use cutoff_ordering::{Histories, Killers, MovePicker, OrderingConfig};
 use cutoff_tt::{Bound, MATE, TranspositionTable, TtEntry};
 
@@ -82,7 +82,7 @@ impl Searcher<'_> {
             if alpha >= beta {
                 if mv.is_quiet() {
                     self.killers.update(ply, mv, usize::from(config.killers));
-                    self.history.butterfly.update(board.side_to_move(), mv, depth * depth * 16);
+                    self.history.butterfly.update(board.side_to_move(), mv, Bitboard::EMPTY, depth * depth * 16);
                 }
                 break;
             }
