@@ -1,14 +1,17 @@
 //! `cargo xtask train`: trains Cutoff's network (see `crates/nnue`) from labelled positions
 //! and writes the quantised network file.
 //!
-//! The trainer is plain Rust on the CPU, in `f32`, because the network is small: `(768 -> N)
-//! x 2 -> B` (B output buckets by piece count, usually 1 or 8) with a sparse input (about 30 of 768 features are set in a position). A forward
+//! The trainer is plain Rust on the CPU, in `f32`, because the network is small: `(K x 768 ->
+//! N) x 2 -> B` (K king buckets, `--king-buckets`, 1 by default; B output buckets by piece
+//! count, usually 1 or 8) with a sparse input (about 30 of K x 768 features are set in a
+//! position, all in the perspective's king bucket, so a position costs the same for any K). A forward
 //! and backward pass costs about `4 * 30 * N` multiply-adds per position, a few hundred
 //! thousand positions a second on one core for N = 128, so a first network trains on the
 //! 2-core development machine in minutes and no GPU, Python or extra dependency is needed.
 //!
 //! * **Model.** For each perspective the accumulator is `b1 + sum of the rows of W1` of the set
-//!   features (the same `W1` for both perspectives, as the engine uses it), the activation is
+//!   features (the same `W1` for both perspectives, as the engine uses it; `K x 768` rows, the
+//!   features of `cutoff_nnue::KingBuckets::feature`), the activation is
 //!   SCReLU `clamp(x, 0, 1)^2`, and the output is `b2[b] + W2[b] . [act(stm) ; act(other)]`
 //!   for the position's output bucket `b` (`cutoff_nnue::output_bucket` of its piece count).
 //!   The evaluation in centipawns is `out * SCALE` (200).
@@ -32,6 +35,7 @@ use std::time::Instant;
 use clap::Args;
 use cutoff_board::{Board, Color, PieceType};
 use cutoff_datagen::format::GameReader;
+use cutoff_nnue::KingBuckets;
 
 use crate::progress::{self, Progress};
 use crate::tune;
@@ -76,6 +80,15 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1)]
     pub output_buckets: usize,
 
+    /// The input layout (king buckets, see `cutoff_nnue::KingBuckets`): `none` (768 inputs, the
+    /// networks before king buckets), `mirror` (1 bucket, the board mirrored so that the king
+    /// is on files a-d), `4` (mirrored, by pairs of ranks), `8` (mirrored: ranks 1 and 2 each
+    /// split in files a-b and c-d, ranks 3 and 4 one bucket each, ranks 5-6 and 7-8), `16`
+    /// (mirrored, a bucket per rank and pair of files), or 32 comma-separated buckets of the
+    /// half-board squares a1, b1, c1, d1, a2, ..., d8 (mirrored). Ranks are the king's side's.
+    #[arg(long, default_value = "none", value_parser = parse_king_buckets, value_name = "SPEC")]
+    pub king_buckets: KingBuckets,
+
     /// Passes over the training positions.
     #[arg(long, default_value_t = 30)]
     pub epochs: usize,
@@ -119,7 +132,9 @@ pub struct TrainArgs {
 
     /// Also train on each training position mirrored left to right (files a-h swapped), where
     /// no castling right makes the mirror a different position: chess is symmetric under it, so
-    /// this doubles the data for the price of twice the training time.
+    /// this doubles the data for the price of twice the training time. Only with `--king-buckets
+    /// none`: the other layouts mirror the board themselves, so a mirrored position has the
+    /// same features.
     #[arg(long)]
     pub mirror: bool,
 
@@ -143,6 +158,8 @@ pub struct TrainArgs {
 /// The training positions: for each, the feature pairs `[stm, other]` of its pieces.
 #[derive(Debug, Default)]
 struct Dataset {
+    /// The input layout the features are computed in.
+    layout: KingBuckets,
     features: Vec<[u16; 2]>,
     positions: Vec<Sample>,
 }
@@ -169,16 +186,23 @@ struct Sample {
 const MIRRORED: u32 = 1 << 31;
 
 impl Dataset {
+    /// An empty set whose features are of `layout`.
+    fn new(layout: KingBuckets) -> Dataset {
+        Dataset { layout, ..Dataset::default() }
+    }
+
     /// Adds a position with its result and score from the side to move's view.
     fn push(&mut self, board: &Board, result: f32, score: Option<f32>, group: u32) -> Result<()> {
         let stm = board.side_to_move();
         let start = u32::try_from(self.features.len()).map_err(|_| "too many positions for u32 offsets")?;
         let mut len = 0u8;
+        let kings = (board.king(stm), board.king(!stm));
         for color in Color::ALL {
             for kind in PieceType::ALL {
                 for sq in board.colored_pieces(color, kind) {
-                    let own = cutoff_nnue::feature_index(stm, color, kind, sq) as u16;
-                    let other = cutoff_nnue::feature_index(!stm, color, kind, sq) as u16;
+                    // At most 32 x 768 features: they fit a u16.
+                    let own = self.layout.feature(stm, kings.0, color, kind, sq) as u16;
+                    let other = self.layout.feature(!stm, kings.1, color, kind, sq) as u16;
                     self.features.push([own, other]);
                     len += 1;
                 }
@@ -197,7 +221,8 @@ impl Dataset {
 
     /// The sample of a training-order entry, and its features (mirrored into `buffer` if the
     /// entry is marked [`MIRRORED`]: the file of a square is its index's low three bits, the
-    /// same for both perspectives, so mirroring flips them).
+    /// same for both perspectives, so mirroring flips them; only entries of the layout
+    /// [`KingBuckets::NONE`] are marked).
     fn entry<'a>(&'a self, entry: u32, buffer: &'a mut [[u16; 2]; 32]) -> (&'a Sample, &'a [[u16; 2]]) {
         let sample = &self.positions[(entry & !MIRRORED) as usize];
         let features = self.features(sample);
@@ -293,33 +318,47 @@ impl Rng {
 /// sums treat them alike.
 #[derive(Clone, Debug)]
 struct Model {
+    /// The input layout: `W1` has `layout.inputs()` rows.
+    layout: KingBuckets,
     hidden: usize,
     buckets: usize,
     params: Vec<f32>,
 }
 
 impl Model {
-    fn new(hidden: usize, buckets: usize, rng: &mut Rng) -> Model {
-        let mut params = vec![0.0; Self::size(hidden, buckets)];
+    fn new(layout: KingBuckets, hidden: usize, buckets: usize, rng: &mut Rng) -> Model {
+        let inputs = layout.inputs();
+        let mut params = vec![0.0; Self::size(inputs, hidden, buckets)];
+        // Scaled by the 768 inputs of one bucket: a position's features all lie in one.
         let a1 = 1.0 / (768f32).sqrt();
-        for w in &mut params[..768 * hidden] {
+        for w in &mut params[..inputs * hidden] {
             *w = rng.uniform(a1);
         }
         let a2 = 1.0 / ((2 * hidden) as f32).sqrt();
-        let w2 = 769 * hidden;
+        let w2 = (inputs + 1) * hidden;
         for w in &mut params[w2..w2 + buckets * 2 * hidden] {
             *w = rng.uniform(a2);
         }
-        Model { hidden, buckets, params }
+        Model { layout, hidden, buckets, params }
     }
 
-    fn size(hidden: usize, buckets: usize) -> usize {
-        769 * hidden + buckets * (2 * hidden + 1)
+    fn size(inputs: usize, hidden: usize, buckets: usize) -> usize {
+        (inputs + 1) * hidden + buckets * (2 * hidden + 1)
+    }
+
+    /// The number of rows of `W1`.
+    fn inputs(&self) -> usize {
+        self.layout.inputs()
+    }
+
+    /// Where `b1` starts in `params`.
+    fn b1_start(&self) -> usize {
+        self.inputs() * self.hidden
     }
 
     /// Where `W2` starts in `params`.
     fn w2_start(&self) -> usize {
-        769 * self.hidden
+        (self.inputs() + 1) * self.hidden
     }
 
     /// Where `b2` starts in `params`.
@@ -328,10 +367,10 @@ impl Model {
     }
 
     fn w1(&self) -> &[f32] {
-        &self.params[..768 * self.hidden]
+        &self.params[..self.b1_start()]
     }
     fn b1(&self) -> &[f32] {
-        &self.params[768 * self.hidden..769 * self.hidden]
+        &self.params[self.b1_start()..self.w2_start()]
     }
     /// The output weights of every bucket.
     fn w2_all(&self) -> &[f32] {
@@ -400,7 +439,7 @@ impl Model {
         let err = p - target;
         let d_out = 2.0 * err * p * (1.0 - p);
         let w2 = self.w2(bucket);
-        let (g_w1, rest) = grad.split_at_mut(768 * n);
+        let (g_w1, rest) = grad.split_at_mut(self.b1_start());
         let (g_b1, rest) = rest.split_at_mut(n);
         let (g_w2, g_b2) = rest.split_at_mut(self.buckets * 2 * n);
         let g_w2 = &mut g_w2[bucket * 2 * n..(bucket + 1) * 2 * n];
@@ -435,6 +474,7 @@ impl Model {
     fn quantise(&self) -> Quantised {
         let q = |x: f32, s: f32| (x * s).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
         Quantised {
+            layout: self.layout,
             hidden: self.hidden,
             feature_weights: self.w1().iter().map(|&w| q(w, spec::QA)).collect(),
             feature_bias: self.b1().iter().map(|&w| q(w, spec::QA)).collect(),
@@ -447,6 +487,7 @@ impl Model {
 /// A quantised network, in the layout of `cutoff-nnue`'s file.
 #[derive(Debug)]
 struct Quantised {
+    layout: KingBuckets,
     hidden: usize,
     feature_weights: Vec<i16>,
     feature_bias: Vec<i16>,
@@ -458,7 +499,8 @@ struct Quantised {
 impl Quantised {
     /// The engine's network, built through `cutoff-nnue`'s checks (overflow proofs included).
     fn into_network(self) -> Result<cutoff_nnue::Network> {
-        cutoff_nnue::Network::from_parts(
+        cutoff_nnue::Network::from_bucketed_parts(
+            self.layout,
             self.hidden,
             self.feature_weights,
             self.feature_bias,
@@ -653,6 +695,11 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         )
         .into());
     }
+    if args.mirror && args.king_buckets != KingBuckets::NONE {
+        return Err(
+            "--mirror works with --king-buckets none only: the other layouts mirror the board themselves".into()
+        );
+    }
     let validation_lambda = args.validation_lambda.unwrap_or(args.lambda);
     if !(0.0..=1.0).contains(&args.lambda) || !(0.0..=1.0).contains(&validation_lambda) {
         return Err("--lambda and --validation-lambda must be between 0 and 1".into());
@@ -660,7 +707,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let files = if args.data.is_empty() { vec![tune::default_data()?] } else { args.data.clone() };
     let started = Instant::now();
-    let mut data = Dataset::default();
+    let mut data = Dataset::new(args.king_buckets);
     load(&mut data, &files, args.limit)?;
     let loaded = data.positions.len();
     if loaded >= MIRRORED as usize {
@@ -692,14 +739,16 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
 
     let mut rng = Rng::new(args.seed);
     eprintln!(
-        "train: {} positions from {} in {:.1} s; {} training, {} validation; (768 -> {}) x 2 -> {}, {} threads",
+        "train: {} positions from {} in {:.1} s; {} training, {} validation; ({} x 768 -> {}) x 2 -> {}{}, {} threads",
         data.positions.len(),
         names.join(", "),
         started.elapsed().as_secs_f64(),
         training.len(),
         validation.len(),
+        args.king_buckets.count(),
         args.hidden,
         args.output_buckets,
+        if args.king_buckets.mirrored() { ", mirrored" } else { "" },
         threads
     );
 
@@ -707,7 +756,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         "train: the hand-crafted evaluation's loss with the same target: validation {:.6}",
         hce_loss(&data, validation, validation_lambda)
     );
-    let mut model = Model::new(args.hidden, args.output_buckets, &mut rng);
+    let mut model = Model::new(args.king_buckets, args.hidden, args.output_buckets, &mut rng);
     let mut adam = Adam::new(model.params.len());
     let mut grads = vec![vec![0.0f32; model.params.len()]; CHUNKS];
     let batches = training.len().div_ceil(args.batch);
@@ -717,6 +766,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     for epoch in 1..=args.epochs {
         rng.shuffle(&mut training);
         let mut train_error = 0.0;
+        let epoch_started = Instant::now();
         for batch in training.chunks(args.batch) {
             let lr = learning_rate(args.lr, args.final_lr, step, total_steps);
             let (grad, error) = batch_gradient(&model, &data, batch, args.lambda, threads, &mut grads);
@@ -726,11 +776,13 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
             step += 1;
             progress.inc(1);
         }
+        let seconds = epoch_started.elapsed().as_secs_f64();
         let val = loss(&model, &data, validation, validation_lambda, threads);
         progress.println(&format!(
-            "epoch {epoch:4}: training {:.6}, validation {val:.6}, lr {:.6}",
+            "epoch {epoch:4}: training {:.6}, validation {val:.6}, lr {:.6}, {:.0} positions/s",
             train_error / training.len() as f64,
-            learning_rate(args.lr, args.final_lr, step, total_steps)
+            learning_rate(args.lr, args.final_lr, step, total_steps),
+            training.len() as f64 / seconds.max(1e-9)
         ));
         progress.set_message(format!("validation {val:.6}"));
     }
@@ -766,6 +818,42 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The 32-entry bucket maps of the named layouts of `--king-buckets` (half-board square
+/// `rank * 4 + file`, files a-d).
+fn named_map(name: &str) -> Option<[u8; 32]> {
+    let map: fn(usize) -> u8 = match name {
+        "mirror" => |_| 0,
+        "4" => |sq| (sq / 8) as u8,
+        "8" => |sq| match sq / 4 {
+            0 | 1 => (sq / 4 * 2 + sq % 4 / 2) as u8,
+            2 | 3 => (sq / 4 + 2) as u8,
+            rank => (rank / 2 + 4) as u8,
+        },
+        "16" => |sq| (sq / 2) as u8,
+        _ => return None,
+    };
+    Some(std::array::from_fn(map))
+}
+
+/// Parses `--king-buckets` (see [`TrainArgs::king_buckets`]).
+fn parse_king_buckets(spec: &str) -> std::result::Result<KingBuckets, String> {
+    if spec == "none" {
+        return Ok(KingBuckets::NONE);
+    }
+    let map = match named_map(spec) {
+        Some(map) => map,
+        None => {
+            let entries: Vec<u8> = spec
+                .split(',')
+                .map(|e| e.trim().parse::<u8>())
+                .collect::<std::result::Result<_, _>>()
+                .map_err(|_| format!("{spec:?}: expected none, mirror, 4, 8, 16 or 32 comma-separated buckets"))?;
+            entries.try_into().map_err(|e: Vec<u8>| format!("a bucket map has 32 entries, not {}", e.len()))?
+        }
+    };
+    KingBuckets::new(true, map).map_err(|e| e.to_string())
+}
+
 /// Writes the network file (format of `cutoff-nnue`). Building the [`cutoff_nnue::Network`]
 /// runs the crate's overflow proofs, so a written file always loads.
 fn write_network(path: &Path, q: Quantised) -> Result<()> {
@@ -790,7 +878,11 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
 ";
 
     fn dataset() -> Dataset {
-        let mut data = Dataset::default();
+        dataset_of(KingBuckets::NONE)
+    }
+
+    fn dataset_of(layout: KingBuckets) -> Dataset {
+        let mut data = Dataset::new(layout);
         for (n, line) in EPD.lines().enumerate() {
             let (board, result, score) = tune::parse_line(line).unwrap();
             let white = board.side_to_move() == Color::White;
@@ -803,15 +895,22 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
     #[test]
     fn training_lowers_the_loss_and_the_file_evaluates_as_the_float_model() {
         for buckets in [1, 8] {
-            train_and_check(buckets);
+            train_and_check(KingBuckets::NONE, buckets);
         }
     }
 
-    fn train_and_check(buckets: usize) {
-        let data = dataset();
+    #[test]
+    fn king_bucketed_training_lowers_the_loss_and_the_file_evaluates_as_the_float_model() {
+        for (spec, buckets) in [("mirror", 1), ("4", 8), ("8", 1), ("16", 8)] {
+            train_and_check(parse_king_buckets(spec).unwrap(), buckets);
+        }
+    }
+
+    fn train_and_check(layout: KingBuckets, buckets: usize) {
+        let data = dataset_of(layout);
         let set: Vec<u32> = (0..data.positions.len() as u32).collect();
         let mut rng = Rng::new(7);
-        let mut model = Model::new(16, buckets, &mut rng);
+        let mut model = Model::new(layout, 16, buckets, &mut rng);
         let mut adam = Adam::new(model.params.len());
         let mut grads = vec![vec![0.0f32; model.params.len()]; CHUNKS];
         let before = loss(&model, &data, &set, 0.5, 1);
@@ -827,6 +926,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         // quantised evaluation stays within a few centipawns of the float one.
         let network = model.quantise().into_network().unwrap();
         let reread = cutoff_nnue::Network::from_bytes(&network.to_bytes()).unwrap();
+        assert_eq!(reread.king_buckets(), &layout);
         let quantised = model.quantise();
         let mut scratch = Scratch::new(16);
         for (line, p) in EPD.lines().zip(&data.positions) {
@@ -837,6 +937,28 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
             let float = model.eval_cp(features, &mut scratch);
             assert!((float - quantised.eval_cp(features) as f32).abs() <= 5.0, "{line}: {float}");
         }
+    }
+
+    #[test]
+    fn king_bucket_layouts_parse() {
+        let count = |spec: &str| parse_king_buckets(spec).map(|l| (l.count(), l.mirrored()));
+        assert_eq!(count("none"), Ok((1, false)));
+        assert_eq!(count("mirror"), Ok((1, true)));
+        assert_eq!(count("4"), Ok((4, true)));
+        assert_eq!(count("8"), Ok((8, true)));
+        assert_eq!(count("16"), Ok((16, true)));
+        // The 8-bucket map, rank by rank (a1-d1 first).
+        let eight = parse_king_buckets("8").unwrap();
+        assert_eq!(
+            eight.map(),
+            &[0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7]
+        );
+        let explicit: Vec<String> = (0..32).map(|sq| (sq / 16).to_string()).collect();
+        assert_eq!(count(&explicit.join(",")), Ok((2, true)));
+        assert!(parse_king_buckets("3").is_err());
+        assert!(parse_king_buckets("0,1,2").unwrap_err().contains("32 entries"));
+        let gap: Vec<String> = (0..32).map(|sq| (2 * (sq / 16)).to_string()).collect();
+        assert!(parse_king_buckets(&gap.join(",")).unwrap_err().contains("never uses bucket 1"));
     }
 
     #[test]
@@ -852,7 +974,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
     #[test]
     fn a_mirrored_entry_has_the_features_of_the_mirrored_position() {
         let board = |fen| Board::from_fen(fen, cutoff_board::CastlingMode::Standard).unwrap();
-        let mut data = Dataset::default();
+        let mut data = Dataset::new(KingBuckets::NONE);
         data.push(&board("r4rk1/pp3ppp/2n1b3/q2p4/3P4/2PB1N2/P4PPP/R2Q1RK1 b - - 3 14"), 0.5, None, 0).unwrap();
         data.push(&board("1kr4r/ppp3pp/3b1n2/4p2q/4P3/2N1BP2/PPP4P/1KR1Q2R b - - 3 14"), 0.5, None, 1).unwrap();
         data.push(&board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"), 0.5, None, 2).unwrap();
@@ -870,7 +992,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
     fn gradients_do_not_depend_on_the_thread_count() {
         let data = dataset();
         let set: Vec<u32> = (0..data.positions.len() as u32).collect();
-        let model = Model::new(32, 8, &mut Rng::new(3));
+        let model = Model::new(KingBuckets::NONE, 32, 8, &mut Rng::new(3));
         let mut grads = vec![vec![0.0f32; model.params.len()]; CHUNKS];
         let (one, e1) = batch_gradient(&model, &data, &set, 0.5, 1, &mut grads);
         let (three, e3) = batch_gradient(&model, &data, &set, 0.5, 3, &mut grads);
@@ -880,13 +1002,23 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
 
     #[test]
     fn gradients_match_finite_differences() {
+        finite_differences(KingBuckets::NONE);
+    }
+
+    #[test]
+    fn king_bucketed_gradients_match_finite_differences() {
+        finite_differences(parse_king_buckets("8").unwrap());
+    }
+
+    fn finite_differences(layout: KingBuckets) {
         // Positions of 3, 24 and 32 pieces: buckets 0, 5 and 7 of 8.
-        let data = dataset();
+        let data = dataset_of(layout);
         let set: Vec<u32> = (0..data.positions.len() as u32).collect();
-        let mut model = Model::new(16, 8, &mut Rng::new(5));
+        let mut model = Model::new(layout, 16, 8, &mut Rng::new(5));
         // Biases that put most neurons inside SCReLU's curved part, where gradients flow.
         let n = model.hidden;
-        for b in &mut model.params[768 * n..769 * n] {
+        let (b1, w2) = (model.b1_start(), model.w2_start());
+        for b in &mut model.params[b1..w2] {
             *b = 0.3;
         }
         let mut grads = vec![vec![0.0f32; model.params.len()]; CHUNKS];
@@ -908,7 +1040,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         let (w2, b2) = (model.w2_start(), model.b2_start());
         let checked = [
             feature * n + 3,        // a feature weight
-            768 * n + 5,            // a feature bias
+            b1 + 5,                 // a feature bias
             w2 + 7,                 // bucket 0, side to move
             w2 + 7 * 2 * n + n + 2, // bucket 7, other side
             b2,                     // bucket 0's bias

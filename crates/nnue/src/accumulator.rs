@@ -29,32 +29,38 @@
 //! Both ways give the same values (the arithmetic wraps exactly, see the `kernels` module),
 //! so laziness never changes an evaluation.
 //!
-//! # Where king buckets and a refresh cache plug in
+//! # King buckets and the refresh cache
 //!
-//! With king-bucketed inputs (features indexed by the perspective's own king bucket), a king
-//! move into another bucket changes every feature of the mover's perspective and none of the
-//! other's. The design takes it as follows:
+//! With king-bucketed inputs ([`KingBuckets`]), a perspective's features depend on its own
+//! king's bucket and on whether its board is mirrored; a king move that changes either changes
+//! every feature of the mover's perspective and none of the other's:
 //!
-//! * `Change::of` records the move as now; `Change::needs_refresh(perspective)` becomes true
-//!   for the mover's perspective when the king's bucket changes (the change holds the king's
-//!   squares), so a walk stops there and refreshes that perspective only, while the other
-//!   perspective is still updated incrementally through the same ply (its feature indices
-//!   come from `Placed::index`, which would take the perspective's king bucket).
-//! * `refresh_perspective(board, perspective)` is the one entry point of refreshes. A cache
-//!   of accumulators per (perspective, king bucket) ("Finny tables"), holding each entry's
-//!   accumulator and the piece bitboards it was computed for, replaces its body: copy the
-//!   entry's accumulator after adding the rows of pieces now on the board but not in the
-//!   entry and subtracting the rows of pieces gone, then store it back in the entry. The
-//!   cost estimate of the walk (`budget` in `update`) then becomes that difference's size.
+//! * `Change::needs_refresh(perspective, layout)` is true for the mover's perspective when its
+//!   king's (bucket, mirrored) pair changes, so a walk stops there and refreshes that
+//!   perspective only; the other is still updated incrementally through the same ply. Along a
+//!   walk that needs no refresh, a perspective's pair is that of the current board's king, so
+//!   the feature indices of every walked change come from the current board.
+//! * `refresh_perspective` goes through a per-stack cache ("Finny table") with one entry per
+//!   (perspective, king bucket, mirrored): an accumulator and the 12 piece bitboards it was
+//!   computed for. A refresh adds the rows of the pieces on the board but not in the entry,
+//!   subtracts those of the pieces in the entry but gone, stores the pieces and the result in
+//!   the entry, and copies it to the ply. When the difference has more pieces than the board,
+//!   the entry starts again from the biases (a plain refresh). Entries start empty: biases, no
+//!   pieces.
+//! * The walk's budget is that refresh's cost: the number of pieces that differ (at most the
+//!   number on the board), plus a small overhead (`REFRESH_OVERHEAD`: the bitboard
+//!   comparison, the copies, and the intermediate plies a walk leaves for the siblings). It is
+//!   computed only for walks longer than one ply.
 
 use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 
-use cutoff_board::{Board, CastlingSide, Color, MAX_PLY, Move, PieceType, Square};
+use cutoff_board::{Bitboard, Board, CastlingSide, Color, MAX_PLY, Move, PieceType, Square};
 
-use crate::{Network, feature_index, kernels};
+use crate::layout::View;
+use crate::{KingBuckets, Network, kernels};
 
 /// The plies a new stack holds: [`MAX_PLY`] and a margin (quiescence search may look a few
 /// plies past the main search's limit). A deeper push grows the stack.
@@ -70,8 +76,8 @@ struct Placed {
 
 impl Placed {
     #[inline(always)]
-    fn index(self, perspective: Color) -> usize {
-        feature_index(perspective, self.color, self.kind, self.sq)
+    fn index(self, view: View) -> usize {
+        view.index(self.color, self.kind, self.sq)
     }
 }
 
@@ -104,12 +110,17 @@ impl Change {
     }
 
     /// Whether `perspective`'s accumulator after the change must be refreshed rather than
-    /// updated. Never with these inputs; with king-bucketed inputs, a king move of
-    /// `perspective`'s side into another bucket changes every feature of that perspective
-    /// (and only of that one), and this is where it would say so.
+    /// updated: a move of `perspective`'s king (castling included) that changes its king
+    /// bucket or its mirroring in `layout` changes every feature of that perspective (and only
+    /// of that one).
     #[inline]
-    fn needs_refresh(self, _perspective: Color) -> bool {
-        false
+    fn needs_refresh(self, perspective: Color, layout: &KingBuckets) -> bool {
+        let (from, to) = match self {
+            Change::Move { add, sub } | Change::Capture { add, sub, .. } if sub.kind == PieceType::King => (sub, add),
+            Change::Castle { adds, subs } => (subs[0], adds[0]),
+            _ => return false,
+        };
+        from.color == perspective && layout.key(perspective, from.sq) != layout.key(perspective, to.sq)
     }
 
     /// The change made by `mv`, which must be legal in `before` (as for
@@ -152,7 +163,9 @@ impl Change {
 ///
 /// Each search thread owns one; they share the [`Network`] through an [`Arc`]. Memory:
 /// `2 × N × 2` bytes per ply, preallocated for [`MAX_PLY`] + 16 plies (about 590 KB at
-/// N = 1024); a deeper push grows it.
+/// N = 1024), and the refresh cache of `4 × K` accumulators and their pieces (`K` king
+/// buckets; about 8 KB at N = 1024 without king buckets, 256 KB with 32); a deeper push grows
+/// the plies.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -184,6 +197,12 @@ pub struct AccumulatorStack {
     /// One per ply, as long as `data` has plies.
     plies: Vec<Ply>,
     ply: usize,
+    /// The network's input layout.
+    layout: KingBuckets,
+    /// The refresh cache's accumulators, `N` values per entry (see [`entry`](Self::entry)).
+    cache: Vec<i16>,
+    /// The pieces each cache entry's accumulator was computed for, by colour then piece type.
+    cache_pieces: Vec<[Bitboard; 12]>,
 }
 
 /// What the stack knows of one ply besides its accumulators.
@@ -210,9 +229,19 @@ impl AccumulatorStack {
     /// A stack for `network`, at ply 0 with the accumulators of the standard start position
     /// (call [`reset`](Self::reset) with the root of each search).
     pub fn new(network: Arc<Network>) -> AccumulatorStack {
-        let width = 2 * network.hidden();
-        let mut stack =
-            AccumulatorStack { network, data: vec![0; PLIES * width], plies: vec![Ply::FRESH; PLIES], ply: 0 };
+        let n = network.hidden();
+        let layout = *network.king_buckets();
+        let entries = 4 * layout.count();
+        let cache = network.feature_bias().repeat(entries);
+        let mut stack = AccumulatorStack {
+            network,
+            data: vec![0; PLIES * 2 * n],
+            plies: vec![Ply::FRESH; PLIES],
+            ply: 0,
+            layout,
+            cache,
+            cache_pieces: vec![[Bitboard::EMPTY; 12]; entries],
+        };
         stack.refresh(&Board::default());
         stack
     }
@@ -336,21 +365,23 @@ impl AccumulatorStack {
                 _ => return false,
             }
             cost += ply.change.rows() + 1;
-            if cost > budget || Color::ALL.into_iter().any(|p| ply.change.needs_refresh(p)) {
+            if cost > budget || Color::ALL.into_iter().any(|p| ply.change.needs_refresh(p, &self.layout)) {
                 return false;
             }
             base -= 1; // ply 0 is always computed: `base` stays above it here
         }
+        if cost > ONE_PLY && Color::ALL.into_iter().any(|p| cost > self.refresh_cost(board, p)) {
+            return false;
+        }
         let network = &*self.network;
         let n = network.hidden();
+        let views = Color::ALL.map(|p| self.layout.view(p, board.king(p)));
         for ply in base + 1..=self.ply {
             let (done, next) = self.data.split_at_mut(2 * ply * n);
             let prev = &done[2 * (ply - 1) * n..];
             let change = self.plies[ply].change;
-            for (perspective, (prev, next)) in
-                Color::ALL.into_iter().zip(prev.chunks_exact(n).zip(next[..2 * n].chunks_exact_mut(n)))
-            {
-                apply(network, perspective, change, prev, next);
+            for (&view, (prev, next)) in views.iter().zip(prev.chunks_exact(n).zip(next[..2 * n].chunks_exact_mut(n))) {
+                apply(network, view, change, prev, next);
             }
             self.plies[ply].computed = [true; 2];
         }
@@ -361,8 +392,8 @@ impl AccumulatorStack {
     /// last computed ply below it, applying each recorded change forward (and keeping each
     /// ply's result, which the next sibling's evaluation will find computed), or with
     /// [`refresh_perspective`](Self::refresh_perspective) when the walk would read more
-    /// weight rows than a refresh (`board` has `pieces` rows to add) or crosses a change that
-    /// needs a refresh.
+    /// weight rows than a refresh from the cache ([`refresh_cost`](Self::refresh_cost)) or
+    /// crosses a change that needs a refresh.
     #[inline]
     fn update(&mut self, board: &Board, perspective: Color) {
         let side = perspective.index();
@@ -375,39 +406,110 @@ impl AccumulatorStack {
         while !self.plies[base].computed[side] {
             let change = self.plies[base].change;
             cost += change.rows() + 1;
-            if cost > budget || change.needs_refresh(perspective) {
+            if cost > budget || change.needs_refresh(perspective, &self.layout) {
                 self.refresh_perspective(board, perspective);
                 return;
             }
             base -= 1; // ply 0 is always computed: `base` stays above it here
         }
+        if cost > ONE_PLY && cost > self.refresh_cost(board, perspective) {
+            self.refresh_perspective(board, perspective);
+            return;
+        }
         let network = &*self.network;
         let n = network.hidden();
+        let view = self.layout.view(perspective, board.king(perspective));
         for ply in base + 1..=self.ply {
             let (done, next) = self.data.split_at_mut((2 * ply + side) * n);
             let prev = &done[(2 * (ply - 1) + side) * n..][..n];
-            apply(network, perspective, self.plies[ply].change, prev, &mut next[..n]);
+            apply(network, view, self.plies[ply].change, prev, &mut next[..n]);
             self.plies[ply].computed[side] = true;
         }
     }
 
-    /// Computes the current ply's accumulator of `perspective` from scratch for `board`.
-    ///
-    /// The one entry point of refreshes: a cache of accumulators (per king bucket, once
-    /// the inputs have them) would replace the body, updating a cached accumulator by the
-    /// difference between its position and `board` instead of starting from the biases.
+    /// The index of the refresh cache's entry for `perspective` with its king on `king`:
+    /// `(perspective × K + bucket) × 2 + mirrored`.
+    #[inline]
+    fn entry(&self, perspective: Color, king: Square) -> usize {
+        (perspective.index() * self.layout.count() + self.layout.bucket(perspective, king)) * 2
+            + usize::from(self.layout.flipped(perspective, king))
+    }
+
+    /// The pieces of `board`, by colour then piece type, as the cache stores them.
+    #[inline]
+    fn pieces(board: &Board) -> [Bitboard; 12] {
+        core::array::from_fn(|i| board.colored_pieces(Color::ALL[i / 6], PieceType::ALL[i % 6]))
+    }
+
+    /// The cost, in the walk's units (weight rows read, plus one per accumulator written), of
+    /// [`refresh_perspective`](Self::refresh_perspective) for `board`: the pieces that differ
+    /// between the cache entry and `board` (at most the pieces on `board`, from the biases),
+    /// plus [`REFRESH_OVERHEAD`].
+    #[inline]
+    fn refresh_cost(&self, board: &Board, perspective: Color) -> usize {
+        let cached = &self.cache_pieces[self.entry(perspective, board.king(perspective))];
+        let now = Self::pieces(board);
+        let differ: u32 = cached.iter().zip(&now).map(|(&a, &b)| (a ^ b).len()).sum();
+        differ.min(board.occupied().len()) as usize + REFRESH_OVERHEAD
+    }
+
+    /// Computes the current ply's accumulator of `perspective` for `board` from the refresh
+    /// cache: the entry of `perspective`'s king bucket and mirroring is brought to `board`'s
+    /// pieces (the rows of the pieces added since added, of those gone subtracted; or from the
+    /// biases when that is fewer rows), stored back, and copied to the ply.
     fn refresh_perspective(&mut self, board: &Board, perspective: Color) {
-        let n = self.network.hidden();
+        let network = &*self.network;
+        let n = network.hidden();
+        let king = board.king(perspective);
+        let entry = self.entry(perspective, king);
+        let view = self.layout.view(perspective, king);
+        let now = Self::pieces(board);
+        let cached = &mut self.cache_pieces[entry];
+        let acc = &mut self.cache[entry * n..(entry + 1) * n];
+        let differ: u32 = cached.iter().zip(&now).map(|(&a, &b)| (a ^ b).len()).sum();
+        if differ > board.occupied().len() {
+            acc.copy_from_slice(network.feature_bias());
+            *cached = [Bitboard::EMPTY; 12];
+        }
+        for (i, (old, new)) in cached.iter().zip(&now).enumerate() {
+            let (color, kind) = (Color::ALL[i / 6], PieceType::ALL[i % 6]);
+            let (mut added, mut removed) = ((*new - *old).into_iter(), (*old - *new).into_iter());
+            loop {
+                match (added.next(), removed.next()) {
+                    (Some(a), Some(r)) => kernels::add_sub_assign(
+                        acc,
+                        network.row(view.index(color, kind, a)),
+                        network.row(view.index(color, kind, r)),
+                    ),
+                    (Some(a), None) => kernels::add(acc, network.row(view.index(color, kind, a))),
+                    (None, Some(r)) => kernels::sub(acc, network.row(view.index(color, kind, r))),
+                    (None, None) => break,
+                }
+            }
+        }
+        *cached = now;
         let start = (2 * self.ply + perspective.index()) * n;
-        self.network.refresh(board, perspective, &mut self.data[start..start + n]);
+        self.data[start..start + n].copy_from_slice(acc);
         self.plies[self.ply].computed[perspective.index()] = true;
     }
 }
 
-/// Writes into `next` the accumulator of `perspective` after `change`, from `prev`'s.
+/// A refresh's cost beyond its rows: comparing the 12 bitboards, writing the entry back and
+/// copying it to the ply. It also stands for what a walk gives and a refresh does not: the
+/// intermediate plies, which the siblings' evaluations find computed. With it, a walk of three
+/// quiet moves from a position the cache holds costs as much as the refresh (9), and is
+/// preferred.
+const REFRESH_OVERHEAD: usize = 3;
+
+/// The walk's cost of one ply of the most rows: walks up to this long are applied without
+/// comparing with the refresh cache, whose cheapest refresh (a quiet move's two pieces, plus
+/// the copy) costs about as much.
+const ONE_PLY: usize = 5;
+
+/// Writes into `next` the accumulator seen through `view` after `change`, from `prev`'s.
 #[inline]
-fn apply(network: &Network, perspective: Color, change: Change, prev: &[i16], next: &mut [i16]) {
-    let row = |placed: Placed| network.row(placed.index(perspective));
+fn apply(network: &Network, view: View, change: Change, prev: &[i16], next: &mut [i16]) {
+    let row = |placed: Placed| network.row(placed.index(view));
     match change {
         Change::Nothing => next.copy_from_slice(prev),
         Change::Move { add, sub } => kernels::add_sub(next, prev, row(add), row(sub)),
@@ -474,7 +576,7 @@ mod tests {
     fn a_walk_longer_than_a_refresh_refreshes() {
         let net = network();
         let mut stack = AccumulatorStack::new(Arc::clone(&net));
-        // Twelve quiet moves: 36 rows, more than a refresh's 33.
+        // Twelve quiet moves: 36 rows, more than a refresh's 33 (or, from the cache, 0 + 3).
         let moves = ["g1f3", "g8f6", "f3g1", "f6g8", "b1c3", "b8c6", "c3b1", "c6b8", "g1f3", "g8f6", "f3g1", "f6g8"];
         let board = play(&mut stack, &moves);
         assert_eq!(stack.evaluate(&board), net.evaluate(&board));
@@ -482,9 +584,65 @@ mod tests {
         expected[0] = [true; 2];
         expected[12] = [true; 2];
         assert_eq!(computed(&stack), expected);
-        // Eleven are walked.
+        // The cache holds the start position, which differs from the one after eleven moves by
+        // two pieces: a refresh (2 + 3) is cheaper than the walk (33).
         let board = play(&mut stack, &moves[..11]);
         assert_eq!(stack.evaluate(&board), net.evaluate(&board));
-        assert_eq!(computed(&stack), [[true; 2]; 12]);
+        let mut expected = vec![[false; 2]; 12];
+        expected[0] = [true; 2];
+        expected[11] = [true; 2];
+        assert_eq!(computed(&stack), expected);
+        // Three developing moves: a walk of 9 against a refresh of 6 + 3; walked.
+        let board = play(&mut stack, &["g1f3", "g8f6", "b1c3"]);
+        assert_eq!(stack.evaluate(&board), net.evaluate(&board));
+        assert_eq!(computed(&stack), [[true; 2]; 4]);
+        // Four: 12 against 8 + 3; refreshed.
+        let board = play(&mut stack, &["g1f3", "g8f6", "b1c3", "b8c6"]);
+        assert_eq!(stack.evaluate(&board), net.evaluate(&board));
+        assert_eq!(computed(&stack), [[true; 2], [false; 2], [false; 2], [false; 2], [true; 2]]);
+    }
+
+    #[test]
+    fn a_king_move_into_another_bucket_refreshes_the_movers_perspective_only() {
+        // One bucket per rank, mirrored.
+        let layout = KingBuckets::new(true, core::array::from_fn(|sq| (sq / 4) as u8)).unwrap();
+        let n = 32;
+        let weights = (0..layout.inputs() * n).map(|i| (i * 37 % 101) as i16 - 50).collect();
+        let output = (0..2 * n).map(|i| (i * 13 % 61) as i16 - 30).collect();
+        let net = Arc::new(Network::from_bucketed_parts(layout, n, weights, vec![20; n], output, vec![1_000]).unwrap());
+        let mut stack = AccumulatorStack::new(Arc::clone(&net));
+        let board = play(&mut stack, &["e2e4", "e7e5"]);
+        assert_eq!(stack.evaluate(&board), net.evaluate(&board));
+        // Ke2 changes White's bucket; Black's d7d6 does not change Black's.
+        let mut board = board;
+        for uci in ["e1e2", "d7d6"] {
+            let mv = board.parse_uci(uci).unwrap();
+            stack.push(&board, mv);
+            board.play_unchecked(mv);
+        }
+        assert_eq!(stack.evaluate(&board), net.evaluate(&board));
+        // White refreshed at ply 4 (the walk stops at the king move); Black walked two plies.
+        assert_eq!(computed(&stack), [[true; 2], [true; 2], [true; 2], [false, true], [true; 2]]);
+        for perspective in Color::ALL {
+            let entry = stack.entry(perspective, board.king(perspective));
+            let cached = &stack.cache[entry * n..(entry + 1) * n];
+            let scratch = net.accumulator(&board, perspective);
+            // White's entry holds this position; Black's the root's (refreshed by `reset` only).
+            if perspective == Color::White {
+                assert_eq!(cached, scratch.as_slice());
+                assert_eq!(stack.cache_pieces[entry], AccumulatorStack::pieces(&board));
+            } else {
+                assert_eq!(cached, net.accumulator(&Board::default(), perspective).as_slice());
+            }
+            assert_eq!(stack.accumulator(&board, perspective), scratch.as_slice());
+        }
+        // Back to e1: the bucket of the root, whose entry is found and updated by difference.
+        let mv = board.parse_uci("e2e1").unwrap();
+        stack.push(&board, mv);
+        let mut child = board;
+        child.play_unchecked(mv);
+        assert_eq!(stack.evaluate(&child), net.evaluate(&child));
+        let entry = stack.entry(Color::White, Square::E1);
+        assert_eq!(&stack.cache[entry * n..(entry + 1) * n], net.accumulator(&child, Color::White).as_slice());
     }
 }

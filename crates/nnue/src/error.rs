@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::{HIDDEN_STEP, MAX_HIDDEN, MAX_OUTPUT_BUCKETS, MIN_HIDDEN};
+use crate::{HIDDEN_STEP, MAX_HIDDEN, MAX_KING_BUCKETS, MAX_OUTPUT_BUCKETS, MIN_HIDDEN};
 
 /// Why [`Network::from_bytes`](crate::Network::from_bytes) or
 /// [`Network::from_parts`](crate::Network::from_parts) refused a network. Its `Display` is a
@@ -19,7 +19,7 @@ use crate::{HIDDEN_STEP, MAX_HIDDEN, MAX_OUTPUT_BUCKETS, MIN_HIDDEN};
 pub enum NetworkError {
     /// The file does not start with the 8 bytes `CUTOFFNN`.
     BadMagic,
-    /// The file's format version is not 1 or 2 (the ones this build reads).
+    /// The file's format version is not 1, 2 or 3 (the ones this build reads).
     UnsupportedVersion(u32),
     /// The hidden-layer size is not a multiple of 16 from 16 to 1024.
     BadHiddenSize(usize),
@@ -72,12 +72,37 @@ pub enum NetworkError {
     /// A version 1 file's output weight or bias does not fit its type once brought to the
     /// output scale of version 2 (multiplied by 4; see [`QB`](crate::QB)).
     Version1OutOfRange,
+    /// A version 3 header's number of king buckets is not 1 to
+    /// [`MAX_KING_BUCKETS`](crate::MAX_KING_BUCKETS).
+    UnsupportedKingBuckets(u32),
+    /// A version 3 header's layout flags have a bit set other than bit 0 (mirroring).
+    UnknownLayoutFlags(u16),
+    /// An entry of a king bucket map is [`MAX_KING_BUCKETS`](crate::MAX_KING_BUCKETS) or more.
+    KingBucketOutOfRange {
+        /// The half-board square (0 to 31) of the entry.
+        square: usize,
+        /// Its bucket.
+        bucket: u8,
+    },
+    /// A king bucket map leaves a bucket unused below its largest: buckets must be numbered
+    /// from 0 with no gap.
+    KingBucketUnused {
+        /// The first unused bucket.
+        bucket: usize,
+    },
+    /// A version 3 file's bucket map has another number of buckets than its header.
+    KingBucketCountMismatch {
+        /// The number of king buckets in the header.
+        header: usize,
+        /// The number of buckets the map uses (its largest entry plus one).
+        map: usize,
+    },
 }
 
 /// The three arrays of a network, named in [`NetworkError::WrongPartLength`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NetworkPart {
-    /// The 768 × N feature weights.
+    /// The K × 768 × N feature weights.
     FeatureWeights,
     /// The N feature biases.
     FeatureBias,
@@ -100,7 +125,7 @@ impl fmt::Display for NetworkError {
         match *self {
             NetworkError::BadMagic => f.write_str("not a Cutoff network file (it does not start with CUTOFFNN)"),
             NetworkError::UnsupportedVersion(v) => {
-                write!(f, "network file format version {v} is not supported (this engine reads versions 1 and 2)")
+                write!(f, "network file format version {v} is not supported (this engine reads versions 1 to 3)")
             }
             NetworkError::BadHiddenSize(n) => write!(
                 f,
@@ -133,6 +158,23 @@ impl fmt::Display for NetworkError {
             NetworkError::Version1OutOfRange => f.write_str(
                 "the version 1 network's output weights are too large for the output scale of version 2 (64 to 256)",
             ),
+            NetworkError::UnsupportedKingBuckets(k) => {
+                write!(f, "the network has {k} king buckets (this engine supports 1 to {MAX_KING_BUCKETS})")
+            }
+            NetworkError::UnknownLayoutFlags(flags) => {
+                write!(f, "the network header's layout flags {flags:#06x} have unknown bits (a newer format?)")
+            }
+            NetworkError::KingBucketOutOfRange { square, bucket } => write!(
+                f,
+                "the network's king bucket map gives square {square} bucket {bucket} (at most {} allowed)",
+                MAX_KING_BUCKETS - 1
+            ),
+            NetworkError::KingBucketUnused { bucket } => {
+                write!(f, "the network's king bucket map never uses bucket {bucket} (buckets must be 0, 1, 2, ...)")
+            }
+            NetworkError::KingBucketCountMismatch { header, map } => {
+                write!(f, "the network header says {header} king buckets, but its bucket map has {map}")
+            }
         }
     }
 }

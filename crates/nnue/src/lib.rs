@@ -11,15 +11,18 @@ mod accumulator;
 mod error;
 mod format;
 mod kernels;
+mod layout;
 mod network;
 
 pub use accumulator::AccumulatorStack;
 pub use error::{NetworkError, NetworkPart};
+pub use layout::{KingBuckets, MAX_KING_BUCKETS};
 pub use network::Network;
 
 use cutoff_board::{Color, PieceType, Square};
 
-/// The number of input features of one perspective: 2 colours × 6 piece types × 64 squares.
+/// The number of input features of one perspective and one king bucket: 2 colours × 6 piece
+/// types × 64 squares. A network with `K` king buckets ([`KingBuckets`]) has `K × 768`.
 ///
 /// ```
 /// assert_eq!(cutoff_nnue::INPUTS, 768);

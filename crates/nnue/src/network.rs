@@ -9,8 +9,8 @@ use cutoff_board::{Board, Color};
 
 use crate::kernels::{self, BLOCK};
 use crate::{
-    HIDDEN_STEP, INPUTS, MAX_HIDDEN, MAX_OUTPUT_BUCKETS, MIN_HIDDEN, NetworkError, NetworkPart, QA, QB, SCALE,
-    feature_index, output_bucket,
+    HIDDEN_STEP, INPUTS, KingBuckets, MAX_HIDDEN, MAX_OUTPUT_BUCKETS, MIN_HIDDEN, NetworkError, NetworkPart, QA, QB,
+    SCALE, output_bucket,
 };
 
 /// The most pieces a position holds (16 a side), hence the most features active at once in
@@ -24,7 +24,8 @@ pub(crate) const MAX_LANE_SUM: u64 = i32::MAX as u64 / (QA as u64 * QA as u64);
 // of a lane at N = MAX_HIDDEN.
 const _: () = assert!((2 * MAX_HIDDEN / BLOCK) as u64 * 258 <= MAX_LANE_SUM);
 
-/// A quantised `(768 → N) × 2 → B` SCReLU network: one hidden layer of `N` neurons shared by
+/// A quantised `(K × 768 → N) × 2 → B` SCReLU network: `K` king buckets of 768 inputs per
+/// perspective ([`KingBuckets`], `K` = 1 without), one hidden layer of `N` neurons shared by
 /// both perspectives, and `B` output neurons (output buckets, 1 to 8), of which a position
 /// uses the one of its piece count ([`output_bucket`](crate::output_bucket)). See the crate
 /// documentation for the architecture, the quantisation and the file format.
@@ -46,7 +47,8 @@ const _: () = assert!((2 * MAX_HIDDEN / BLOCK) as u64 * 258 <= MAX_LANE_SUM);
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
-    /// `INPUTS × hidden`, feature-major: the `hidden` weights of feature 0 first.
+    king_buckets: KingBuckets,
+    /// `K × INPUTS × hidden`, feature-major: the `hidden` weights of feature 0 first.
     feature_weights: Box<[i16]>,
     feature_bias: Box<[i16]>,
     /// `buckets × 2 × hidden`, bucket-major; in each bucket the side to move's half, then the
@@ -60,6 +62,7 @@ impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Network")
             .field("hidden", &self.hidden)
+            .field("king_buckets", &self.king_buckets)
             .field("output_buckets", &self.output_bias.len())
             .field("output_bias", &self.output_bias)
             .finish()
@@ -76,18 +79,21 @@ pub(crate) fn check_hidden(hidden: usize) -> Result<(), NetworkError> {
 }
 
 /// Proves that no accumulator leaves the `i16` range: an accumulator is its neuron's bias plus
-/// the weights of at most [`MAX_ACTIVE`] distinct features, so `|bias|` plus the
-/// [`MAX_ACTIVE`] largest `|weight|` of the neuron bounds it.
+/// the weights of at most [`MAX_ACTIVE`] distinct features, all of one king bucket (the
+/// perspective's), so `|bias|` plus the [`MAX_ACTIVE`] largest `|weight|` of the neuron within
+/// each bucket's 768 rows bounds it. `weights` holds whole buckets of `INPUTS × hidden`.
 fn check_accumulators(hidden: usize, weights: &[i16], bias: &[i16]) -> Result<(), NetworkError> {
     let mut column = vec![0u16; INPUTS];
     for (neuron, &b) in bias.iter().enumerate() {
-        for (c, row) in column.iter_mut().zip(weights.chunks_exact(hidden)) {
-            *c = row[neuron].unsigned_abs();
-        }
-        let (largest, _, _) = column.select_nth_unstable_by(MAX_ACTIVE, |a, b| b.cmp(a));
-        let bound = u32::from(b.unsigned_abs()) + largest.iter().map(|&w| u32::from(w)).sum::<u32>();
-        if bound > i16::MAX as u32 {
-            return Err(NetworkError::AccumulatorCouldOverflow { neuron });
+        for bucket in weights.chunks_exact(INPUTS * hidden) {
+            for (c, row) in column.iter_mut().zip(bucket.chunks_exact(hidden)) {
+                *c = row[neuron].unsigned_abs();
+            }
+            let (largest, _, _) = column.select_nth_unstable_by(MAX_ACTIVE, |a, b| b.cmp(a));
+            let bound = u32::from(b.unsigned_abs()) + largest.iter().map(|&w| u32::from(w)).sum::<u32>();
+            if bound > i16::MAX as u32 {
+                return Err(NetworkError::AccumulatorCouldOverflow { neuron });
+            }
         }
     }
     Ok(())
@@ -178,13 +184,53 @@ impl Network {
         output_weights: Vec<i16>,
         output_bias: Vec<i32>,
     ) -> Result<Network, NetworkError> {
+        Network::from_bucketed_parts(
+            KingBuckets::NONE,
+            hidden,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+        )
+    }
+
+    /// Builds a network with king-bucketed inputs: as [`Network::from_parts`], with
+    /// `feature_weights` holding `K × 768 × hidden` values, bucket 0's 768 rows first (feature
+    /// `f` of [`KingBuckets::feature`] is row `f`). The accumulator proof applies to each
+    /// bucket's 768 rows on their own, since a perspective's features all lie in one bucket.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Network::from_parts`].
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// use cutoff_nnue::{INPUTS, KingBuckets, Network, NetworkError, NetworkPart};
+    /// let n = 16;
+    /// let layout = KingBuckets::new(true, core::array::from_fn(|sq| (sq / 8) as u8)).unwrap(); // 4 buckets
+    /// let net = Network::from_bucketed_parts(layout, n, vec![3; 4 * INPUTS * n], vec![0; n], vec![1; 2 * n], vec![0]);
+    /// let net = net.unwrap();
+    /// assert_eq!(net.king_buckets(), &layout);
+    /// assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
+    /// let short = Network::from_bucketed_parts(layout, n, vec![3; INPUTS * n], vec![0; n], vec![1; 2 * n], vec![0]);
+    /// let expected = 4 * INPUTS * n;
+    /// assert_eq!(short, Err(NetworkError::WrongPartLength { part: NetworkPart::FeatureWeights, expected, found: INPUTS * n }));
+    /// ```
+    pub fn from_bucketed_parts(
+        king_buckets: KingBuckets,
+        hidden: usize,
+        feature_weights: Vec<i16>,
+        feature_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: Vec<i32>,
+    ) -> Result<Network, NetworkError> {
         check_hidden(hidden)?;
         let buckets = output_bias.len();
         if !(1..=MAX_OUTPUT_BUCKETS).contains(&buckets) {
             return Err(NetworkError::UnsupportedOutputBuckets(u32::try_from(buckets).unwrap_or(u32::MAX)));
         }
         let parts = [
-            (NetworkPart::FeatureWeights, feature_weights.len(), INPUTS * hidden),
+            (NetworkPart::FeatureWeights, feature_weights.len(), king_buckets.inputs() * hidden),
             (NetworkPart::FeatureBias, feature_bias.len(), hidden),
             (NetworkPart::OutputWeights, output_weights.len(), buckets * 2 * hidden),
         ];
@@ -197,6 +243,7 @@ impl Network {
         check_output(hidden, &output_weights)?;
         Ok(Network {
             hidden,
+            king_buckets,
             feature_weights: feature_weights.into_boxed_slice(),
             feature_bias: feature_bias.into_boxed_slice(),
             output_weights: output_weights.into_boxed_slice(),
@@ -228,7 +275,20 @@ impl Network {
         self.output_bias.len()
     }
 
-    /// The `768 × N` feature weights, feature-major (scaled by [`QA`]).
+    /// The input layout: king buckets and mirroring ([`KingBuckets::NONE`] for a network of
+    /// format version 1 or 2).
+    ///
+    /// ```
+    /// use cutoff_nnue::{INPUTS, KingBuckets, Network};
+    /// let net = Network::from_parts(16, vec![0; INPUTS * 16], vec![0; 16], vec![0; 32], vec![0]).unwrap();
+    /// assert_eq!(net.king_buckets(), &KingBuckets::NONE);
+    /// ```
+    #[inline]
+    pub fn king_buckets(&self) -> &KingBuckets {
+        &self.king_buckets
+    }
+
+    /// The `K × 768 × N` feature weights, feature-major (scaled by [`QA`]).
     #[inline]
     pub fn feature_weights(&self) -> &[i16] {
         &self.feature_weights
@@ -288,7 +348,23 @@ impl Network {
         }
     }
 
-    /// The `N` weights of input feature `feature` (`0..768`).
+    /// The accumulator of `perspective` in `board` (`N` values, in `QA` units), computed from
+    /// scratch: the biases plus the weights of the features of every piece. For tests and
+    /// tools, like [`Network::evaluate`].
+    ///
+    /// ```
+    /// use cutoff_board::{Board, Color};
+    /// use cutoff_nnue::{INPUTS, Network};
+    /// let net = Network::from_parts(16, vec![1; INPUTS * 16], vec![-5; 16], vec![0; 32], vec![0]).unwrap();
+    /// assert_eq!(net.accumulator(&Board::default(), Color::Black), vec![27; 16]); // 32 pieces - 5
+    /// ```
+    pub fn accumulator(&self, board: &Board, perspective: Color) -> Vec<i16> {
+        let mut acc = vec![0; self.hidden];
+        self.refresh(board, perspective, &mut acc);
+        acc
+    }
+
+    /// The `N` weights of input feature `feature` (`0..K × 768`).
     #[inline(always)]
     pub(crate) fn row(&self, feature: usize) -> &[i16] {
         &self.feature_weights[feature * self.hidden..(feature + 1) * self.hidden]
@@ -296,10 +372,11 @@ impl Network {
 
     /// Writes `perspective`'s accumulator of `board` into `out` (`N` values).
     pub(crate) fn refresh(&self, board: &Board, perspective: Color, out: &mut [i16]) {
+        let view = self.king_buckets.view(perspective, board.king(perspective));
         out.copy_from_slice(&self.feature_bias);
         for sq in board.occupied() {
             if let Some(piece) = board.piece_on(sq) {
-                kernels::add(out, self.row(feature_index(perspective, piece.color(), piece.kind(), sq)));
+                kernels::add(out, self.row(view.index(piece.color(), piece.kind(), sq)));
             }
         }
     }

@@ -4,7 +4,7 @@
 mod common;
 
 use cutoff_board::{Board, Color};
-use cutoff_nnue::{INPUTS, Network, NetworkError, NetworkPart, feature_index};
+use cutoff_nnue::{INPUTS, KingBuckets, Network, NetworkError, NetworkPart, feature_index};
 
 /// FNV-1a-64, written again here from its definition, to build files by hand.
 fn fnv1a64(bytes: &[u8]) -> u64 {
@@ -165,7 +165,7 @@ fn each_corruption_gets_its_error() {
     assert_eq!(read(b"CUTOFF"), NetworkError::BadMagic);
 
     // Header fields (checked before the checksum, so they are named even in a stale file).
-    for version in [0, 3, u32::MAX] {
+    for version in [0, 4, u32::MAX] {
         let mut bad = good.clone();
         set_u32(&mut bad, 8, version);
         assert_eq!(read(&bad), NetworkError::UnsupportedVersion(version));
@@ -312,5 +312,211 @@ fn error_messages_are_one_line_and_say_what_is_wrong() {
         // It is a std error, so it can be boxed and carried by `?`.
         let boxed: Box<dyn std::error::Error> = Box::new(error);
         assert!(boxed.source().is_none());
+    }
+}
+
+/// A version 3 file written field by field: the header with `k` and `flags`, the map, the parts.
+fn handmade_v3(
+    [n, b, k, flags]: [u32; 4],
+    map: &[u8; 32],
+    feature_weights: &[i16],
+    feature_bias: &[i16],
+    output_weights: &[i16],
+    output_bias: &[i32],
+) -> Vec<u8> {
+    let mut bytes = b"CUTOFFNN".to_vec();
+    for field in [3, n, b] {
+        bytes.extend(field.to_le_bytes());
+    }
+    bytes.extend((k as u16).to_le_bytes());
+    bytes.extend((flags as u16).to_le_bytes());
+    bytes.extend_from_slice(map);
+    for part in [feature_weights, feature_bias, output_weights] {
+        for &w in part {
+            bytes.extend(w.to_le_bytes());
+        }
+    }
+    for &b in output_bias {
+        bytes.extend(b.to_le_bytes());
+    }
+    let checksum = fnv1a64(&bytes);
+    bytes.extend(checksum.to_le_bytes());
+    bytes
+}
+
+fn set_u16(bytes: &mut [u8], at: usize, value: u16) {
+    bytes[at..at + 2].copy_from_slice(&value.to_le_bytes());
+}
+
+#[test]
+fn version_3_round_trips_and_is_the_documented_layout() {
+    for (seed, layout) in common::layouts().into_iter().enumerate() {
+        let n = 32;
+        let network = common::bucketed_network(seed as u64, n, layout, 100);
+        let bytes = network.to_bytes();
+        let (k, b) = (layout.count(), network.output_buckets());
+        assert_eq!(bytes.len(), 24 + 32 + 2 * (k * INPUTS * n + n + b * 2 * n) + 4 * b + 8);
+        assert_eq!(Network::file_len(&bytes[..Network::HEADER_LEN]), Ok(bytes.len()));
+        let header = [n as u32, b as u32, k as u32, u32::from(layout.mirrored())];
+        let handmade = handmade_v3(
+            header,
+            layout.map(),
+            network.feature_weights(),
+            network.feature_bias(),
+            network.output_weights(),
+            network.output_bias(),
+        );
+        assert_eq!(bytes, handmade);
+        let read = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(read, network);
+        assert_eq!(read.king_buckets(), &layout);
+        assert_eq!(read.to_bytes(), bytes);
+    }
+}
+
+#[test]
+fn version_2_files_read_as_one_bucket_without_mirroring() {
+    // The committed default network: read, it is the plain layout, and written back, the same bytes.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../uci/networks/default.nnue");
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(bytes[8], 2);
+    let network = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(network.king_buckets(), &KingBuckets::NONE);
+    assert_eq!(network.feature_weights().len(), INPUTS * network.hidden());
+    assert_eq!(network.to_bytes(), bytes);
+    // Its evaluations are those of the plain feature index (the documented version 2 formula).
+    for board in common::all_starts() {
+        for perspective in Color::ALL {
+            let n = network.hidden();
+            let mut acc: Vec<i16> = network.feature_bias().to_vec();
+            for sq in board.occupied() {
+                let piece = board.piece_on(sq).unwrap();
+                let f = feature_index(perspective, piece.color(), piece.kind(), sq);
+                for (a, &w) in acc.iter_mut().zip(&network.feature_weights()[f * n..(f + 1) * n]) {
+                    *a += w;
+                }
+            }
+            assert_eq!(network.accumulator(&board, perspective), acc);
+        }
+    }
+    // A version 3 file of the plain layout (K = 1, no mirroring) reads as the same network.
+    let v3 = handmade_v3(
+        [network.hidden() as u32, network.output_buckets() as u32, 1, 0],
+        &[0; 32],
+        network.feature_weights(),
+        network.feature_bias(),
+        network.output_weights(),
+        network.output_bias(),
+    );
+    assert_eq!(Network::from_bytes(&v3).unwrap(), network);
+}
+
+#[test]
+fn each_version_3_corruption_gets_its_error() {
+    let layout = common::layouts()[0]; // 8 buckets, mirrored
+    let network = common::bucketed_network(3, 16, layout, 100);
+    assert_eq!(network.output_buckets(), 1);
+    let good = network.to_bytes();
+    let len = good.len();
+    let read = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err();
+    let file_len = |bytes: &[u8]| Network::file_len(&bytes[..24]).unwrap_err();
+
+    // Header: king buckets and flags (before the length and the checksum).
+    for k in [0, 33, 64, u16::MAX] {
+        let mut bad = good.clone();
+        set_u16(&mut bad, 20, k);
+        assert_eq!(read(&bad), NetworkError::UnsupportedKingBuckets(u32::from(k)));
+        assert_eq!(file_len(&bad), NetworkError::UnsupportedKingBuckets(u32::from(k)));
+    }
+    for flags in [2, 3, 0x8000, u16::MAX] {
+        let mut bad = good.clone();
+        set_u16(&mut bad, 22, flags);
+        assert_eq!(read(&bad), NetworkError::UnknownLayoutFlags(flags));
+        assert_eq!(file_len(&bad), NetworkError::UnknownLayoutFlags(flags));
+    }
+    // Another supported count: the header decides the length.
+    let mut nine = good.clone();
+    set_u16(&mut nine, 20, 9);
+    assert_eq!(read(&nine), NetworkError::WrongLength { expected: len + 2 * INPUTS * 16, found: len });
+    // The length, and the checksum, which covers the map.
+    assert_eq!(read(&good[..len - 1]), NetworkError::WrongLength { expected: len, found: len - 1 });
+    assert_eq!(read(&good[..40]), NetworkError::WrongLength { expected: len, found: 40 });
+    let mut bad = good.clone();
+    bad[30] ^= 1;
+    assert!(matches!(read(&bad), NetworkError::ChecksumMismatch { .. }));
+
+    // The map (resealed, so that the checksum passes).
+    let mut bad = good.clone();
+    bad[24 + 5] = 32;
+    reseal(&mut bad);
+    assert_eq!(read(&bad), NetworkError::KingBucketOutOfRange { square: 5, bucket: 32 });
+    let mut bad = good.clone();
+    bad[24 + 31] = 255;
+    reseal(&mut bad);
+    assert_eq!(read(&bad), NetworkError::KingBucketOutOfRange { square: 31, bucket: 255 });
+    // Every square of bucket 3 moved to bucket 2: bucket 3 unused, below 7.
+    let mut bad = good.clone();
+    for sq in 0..32 {
+        if bad[24 + sq] == 3 {
+            bad[24 + sq] = 2;
+        }
+    }
+    reseal(&mut bad);
+    assert_eq!(read(&bad), NetworkError::KingBucketUnused { bucket: 3 });
+    // A map of 4 buckets (contiguous) in a file of 8.
+    let mut bad = good.clone();
+    for sq in 0..32 {
+        bad[24 + sq] %= 4;
+    }
+    reseal(&mut bad);
+    assert_eq!(read(&bad), NetworkError::KingBucketCountMismatch { header: 8, map: 4 });
+
+    // The accumulator proof holds per bucket: 32 weights of 1100 for neuron 5 spread over two
+    // buckets pass, in one bucket they fail (the bucket's 32 largest exceed 32767).
+    let n = 16;
+    let map: [u8; 32] = std::array::from_fn(|sq| (sq / 16) as u8);
+    let (fb, ow) = (vec![0i16; n], vec![0i16; 2 * n]);
+    let mut spread = vec![0i16; 2 * INPUTS * n];
+    for f in 0..32 {
+        spread[(f * 48) * n + 5] = 1_100; // bucket 0 for f < 16, 1 after
+    }
+    assert!(Network::from_bytes(&handmade_v3([16, 1, 2, 1], &map, &spread, &fb, &ow, &[0])).is_ok());
+    let mut together = vec![0i16; 2 * INPUTS * n];
+    for f in 0..32 {
+        together[(INPUTS + f * 20) * n + 5] = 1_100; // all in bucket 1
+    }
+    let file = handmade_v3([16, 1, 2, 1], &map, &together, &fb, &ow, &[0]);
+    assert_eq!(read(&file), NetworkError::AccumulatorCouldOverflow { neuron: 5 });
+
+    // Every truncation and every single-byte change of the header and the map is an error,
+    // never a panic.
+    for cut in 0..60 {
+        assert!(Network::from_bytes(&good[..cut]).is_err());
+    }
+    for at in 0..56 {
+        for value in [0, 1, 2, 7, 31, 32, 33, 128, 255] {
+            let mut bad = good.clone();
+            bad[at] = value;
+            reseal(&mut bad);
+            if bad != good {
+                let _ = Network::from_bytes(&bad);
+            }
+        }
+    }
+}
+
+#[test]
+fn version_3_error_messages_say_what_is_wrong() {
+    let errors = [
+        (NetworkError::UnsupportedKingBuckets(33), "33 king buckets"),
+        (NetworkError::UnknownLayoutFlags(2), "flags"),
+        (NetworkError::KingBucketOutOfRange { square: 5, bucket: 40 }, "square 5 bucket 40"),
+        (NetworkError::KingBucketUnused { bucket: 3 }, "never uses bucket 3"),
+        (NetworkError::KingBucketCountMismatch { header: 8, map: 4 }, "8 king buckets"),
+    ];
+    for (error, needle) in errors {
+        let message = error.to_string();
+        assert!(message.contains(needle), "{message:?} lacks {needle:?}");
+        assert!(!message.contains('\n'));
     }
 }

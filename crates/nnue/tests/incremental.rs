@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use common::TestRng;
 use cutoff_board::{Board, CastlingSide, Color, Move, MoveKind, PieceType};
-use cutoff_nnue::{AccumulatorStack, Network};
+use cutoff_nnue::{AccumulatorStack, KingBuckets, Network};
 
 /// How often each kind of update was checked.
 #[derive(Debug, Default)]
@@ -23,9 +23,24 @@ struct Seen {
     castle_overlap: usize,
     null: usize,
     pop: usize,
+    /// King moves (castling included) that change the mover's king bucket.
+    king_bucket: usize,
+    /// King moves that cross the mirror line (files d and e) of a mirroring layout.
+    king_mirror: usize,
 }
 
 impl Seen {
+    fn count_king(&mut self, layout: &KingBuckets, before: &Board, after: &Board) {
+        let us = before.side_to_move();
+        let (from, to) = (before.king(us), after.king(us));
+        if layout.bucket(us, from) != layout.bucket(us, to) {
+            self.king_bucket += 1;
+        }
+        if layout.flipped(us, from) != layout.flipped(us, to) {
+            self.king_mirror += 1;
+        }
+    }
+
     fn count(&mut self, board: &Board, mv: Move) {
         match mv.kind() {
             MoveKind::Quiet | MoveKind::DoublePush => self.quiet += 1,
@@ -55,6 +70,9 @@ fn check(stack: &mut AccumulatorStack, fresh: &mut AccumulatorStack, board: &Boa
     assert_eq!(eval, stack.network().evaluate(board), "after {what} in {}", board.fen());
     fresh.reset(board);
     for perspective in Color::ALL {
+        // The refresh cache's accumulator (of `fresh`) is the one computed from scratch.
+        let scratch = stack.network().accumulator(board, perspective);
+        assert_eq!(fresh.accumulator(board, perspective), scratch.as_slice(), "{what}: {}", board.fen());
         let hidden = stack.network().hidden();
         let (incremental, refreshed) = (stack.accumulator(board, perspective), fresh.accumulator(board, perspective));
         assert_eq!(incremental.len(), hidden);
@@ -102,6 +120,7 @@ fn random_games(network: Network, seed: u64, games: usize, seen: &mut Seen) {
                 let mut child = board;
                 child.play_unchecked(mv);
                 seen.count(&board, mv);
+                seen.count_king(network.king_buckets(), &board, &child);
                 check(&mut stack, &mut fresh, &child, &format!("{} ({:?})", board.uci(mv), mv.kind()));
                 child
             };
@@ -148,6 +167,32 @@ fn incremental_updates_equal_a_refresh() {
     assert!(seen.castle_overlap > 100, "{seen:?}");
     assert!(seen.null > 2_000, "{seen:?}");
     assert!(seen.pop > 20_000, "{seen:?}");
+}
+
+#[test]
+fn bucketed_incremental_updates_equal_a_refresh() {
+    let mut seen = Seen::default();
+    for (i, layout) in common::layouts().into_iter().enumerate() {
+        let i = i as u64;
+        random_games(common::bucketed_network(40 + i, 32, layout, 100), 50 + i, 60, &mut seen);
+        random_games(common::bucketed_network(60 + i, 16, layout, 1_000), 70 + i, 30, &mut seen);
+    }
+    random_games(common::bucketed_network(80, 64, common::layouts()[0], 100), 81, 40, &mut seen);
+    println!("{seen:?}");
+    assert!(seen.king_bucket > 1_000, "{seen:?}");
+    assert!(seen.king_mirror > 300, "{seen:?}");
+    assert!(seen.castle > 100 && seen.castle_overlap > 30, "{seen:?}");
+    assert!(seen.en_passant > 20 && seen.promotion > 100 && seen.capture_promotion > 20, "{seen:?}");
+    assert!(seen.null > 500 && seen.pop > 5_000, "{seen:?}");
+}
+
+/// Sparse evaluations (as `sparse_evaluations_equal_a_refresh`) with king-bucketed networks: walks
+/// that stop at a king move and refresh one perspective through the cache, the other walking on.
+#[test]
+fn bucketed_sparse_evaluations_equal_a_refresh() {
+    for (i, layout) in common::layouts().into_iter().enumerate() {
+        sparse_games(Arc::new(common::bucketed_network(90 + i as u64, 32, layout, 100)), 95 + i as u64, 60);
+    }
 }
 
 #[test]
@@ -219,52 +264,58 @@ fn pop_at_the_root_panics() {
 #[test]
 fn sparse_evaluations_equal_a_refresh() {
     for (network, seed) in [(common::realistic_network(7, 32), 31), (common::extreme_network(8, 16), 32)] {
-        let network = Arc::new(network);
-        let mut rng = TestRng::new(seed);
-        let mut stack = AccumulatorStack::new(Arc::clone(&network));
-        let mut fresh = AccumulatorStack::new(Arc::clone(&network));
-        let starts = common::all_starts();
-        let (mut checked, mut longest) = (0, 0);
-        for game in 0..150 {
-            let root = starts[game % starts.len()];
-            stack.reset(&root);
-            let mut path = vec![root];
-            // Plies pushed since the last evaluation: the walk an evaluation may make.
-            let mut unevaluated = 0;
-            for _ in 0..150 {
-                let board = *path.last().unwrap();
-                if board.is_fifty_move_draw() {
-                    break;
-                }
-                if let Some(child) = board.null_move().filter(|_| rng.one_in(15)) {
-                    stack.push_null();
-                    path.push(child);
-                } else {
-                    let Some(mv) = common::pick_move(&board, &mut rng) else { break };
-                    stack.push(&board, mv);
-                    let mut child = board;
-                    child.play_unchecked(mv);
-                    path.push(child);
-                }
-                unevaluated += 1;
-                if rng.one_in(3) {
-                    for _ in 0..rng.between(1, 4) {
-                        if path.len() > 1 {
-                            stack.pop();
-                            path.pop();
-                            unevaluated = unevaluated.max(1) - 1;
-                        }
-                    }
-                }
-                if rng.one_in(5) {
-                    longest = longest.max(unevaluated);
-                    unevaluated = 0;
-                    checked += 1;
-                    check(&mut stack, &mut fresh, path.last().unwrap(), "sparse evaluations");
-                }
-            }
-        }
+        let (checked, longest) = sparse_games(Arc::new(network), seed, 150);
         assert!(checked > 3_000, "{checked}");
         assert!(longest >= 12, "{longest}");
     }
+}
+
+/// Plays `games` random paths, evaluating now and then; returns the number of checks and the
+/// longest run of unevaluated plies.
+fn sparse_games(network: Arc<Network>, seed: u64, games: usize) -> (usize, usize) {
+    let mut rng = TestRng::new(seed);
+    let mut stack = AccumulatorStack::new(Arc::clone(&network));
+    let mut fresh = AccumulatorStack::new(Arc::clone(&network));
+    let starts = common::all_starts();
+    let (mut checked, mut longest) = (0, 0);
+    for game in 0..games {
+        let root = starts[game % starts.len()];
+        stack.reset(&root);
+        let mut path = vec![root];
+        // Plies pushed since the last evaluation: the walk an evaluation may make.
+        let mut unevaluated = 0;
+        for _ in 0..150 {
+            let board = *path.last().unwrap();
+            if board.is_fifty_move_draw() {
+                break;
+            }
+            if let Some(child) = board.null_move().filter(|_| rng.one_in(15)) {
+                stack.push_null();
+                path.push(child);
+            } else {
+                let Some(mv) = common::pick_move(&board, &mut rng) else { break };
+                stack.push(&board, mv);
+                let mut child = board;
+                child.play_unchecked(mv);
+                path.push(child);
+            }
+            unevaluated += 1;
+            if rng.one_in(3) {
+                for _ in 0..rng.between(1, 4) {
+                    if path.len() > 1 {
+                        stack.pop();
+                        path.pop();
+                        unevaluated = unevaluated.max(1) - 1;
+                    }
+                }
+            }
+            if rng.one_in(5) {
+                longest = longest.max(unevaluated);
+                unevaluated = 0;
+                checked += 1;
+                check(&mut stack, &mut fresh, path.last().unwrap(), "sparse evaluations");
+            }
+        }
+    }
+    (checked, longest)
 }

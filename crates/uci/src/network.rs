@@ -132,7 +132,11 @@ pub fn load_network(path: impl AsRef<Path>) -> Result<Network, LoadError> {
     Network::from_bytes(&bytes).map_err(LoadError::Network)
 }
 
-/// A one-line description of a network, for `info string`.
+/// A one-line description of a network, for `info string`: `(768 -> N) x 2 -> B`, or with king
+/// buckets `(K x 768 -> N) x 2 -> B`, and `, mirrored` when the layout mirrors.
 pub(crate) fn describe(net: &Network) -> String {
-    format!("(768 -> {}) x 2 -> {}", net.hidden(), net.output_buckets())
+    let layout = net.king_buckets();
+    let inputs = if layout.count() == 1 { "768".to_string() } else { format!("{} x 768", layout.count()) };
+    let mirrored = if layout.mirrored() { ", mirrored" } else { "" };
+    format!("({inputs} -> {}) x 2 -> {}{mirrored}", net.hidden(), net.output_buckets())
 }

@@ -47,6 +47,9 @@ pub(crate) use avx2::entry::{add, add_add_sub_sub, add_sub, add_sub_sub, output_
 #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
 pub(crate) use portable::{add, add_add_sub_sub, add_sub, add_sub_sub, output_sum};
 
+// The refresh cache's in-place updates: portable on every target (see `portable::sub`).
+pub(crate) use portable::{add_sub_assign, sub};
+
 /// The number of neurons in a block; [`HIDDEN_STEP`](crate::HIDDEN_STEP).
 pub(crate) const BLOCK: usize = crate::HIDDEN_STEP;
 

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use cutoff_board::{Board, CastlingMode, Move};
-use cutoff_nnue::{INPUTS, Network};
+use cutoff_nnue::{INPUTS, KingBuckets, Network};
 
 /// The workspace's seeded generator with the helpers the tests need.
 pub struct TestRng(cutoff_board::SplitMix64);
@@ -46,6 +46,31 @@ pub fn random_network(seed: u64, hidden: usize, feature: i32, bias: i32, output:
     let mut rng = TestRng::new(seed ^ 0xB1A5);
     let output_bias = (0..buckets).map(|_| rng.between(-8_160, 8_160)).collect();
     Network::from_parts(hidden, feature_weights, feature_bias, output_weights, output_bias).unwrap()
+}
+
+/// A random network with king-bucketed inputs `layout` (weights as [`random_network`]'s), 1, 8
+/// or 5 output buckets by the seed modulo 3.
+pub fn bucketed_network(seed: u64, hidden: usize, layout: KingBuckets, feature: i32) -> Network {
+    let buckets = [1, 8, 5][(seed % 3) as usize];
+    let mut rng = TestRng::new(seed);
+    let mut values = |n: usize, limit: i32| (0..n).map(|_| rng.between(-limit, limit) as i16).collect::<Vec<_>>();
+    let feature_weights = values(layout.inputs() * hidden, feature);
+    let feature_bias = values(hidden, 120);
+    let output_weights = values(buckets * 2 * hidden, 127);
+    let output_bias = (0..buckets).map(|i| 1_000 * i as i32 - 3_000).collect();
+    Network::from_bucketed_parts(layout, hidden, feature_weights, feature_bias, output_weights, output_bias).unwrap()
+}
+
+/// Layouts for the tests: 8 buckets mirrored (by pairs of files of the half board and rank
+/// pairs: every bucket has king squares on both sides of the mirror line's neighbours), 4
+/// buckets not mirrored, 1 bucket mirrored, and 16 mirrored.
+pub fn layouts() -> Vec<KingBuckets> {
+    vec![
+        KingBuckets::new(true, std::array::from_fn(|sq| ((sq / 8).min(3) * 2 + (sq % 4) / 2) as u8)).unwrap(),
+        KingBuckets::new(false, std::array::from_fn(|sq| ((sq / 4) % 4) as u8)).unwrap(),
+        KingBuckets::new(true, [0; 32]).unwrap(),
+        KingBuckets::new(true, std::array::from_fn(|sq| (sq / 2) as u8)).unwrap(),
+    ]
 }
 
 /// A network like a trained one: small feature weights (about ±0.4 before quantisation),
