@@ -57,6 +57,12 @@ pub(crate) struct View {
 }
 
 impl View {
+    /// The view of `perspective` without king buckets or mirroring: today's 768 inputs.
+    #[inline(always)]
+    pub(crate) const fn plain(perspective: Color) -> View {
+        View { perspective, base: 0, xor: 56 * perspective as usize }
+    }
+
     /// The feature of a piece of `color` and type `kind` on `sq`.
     #[inline(always)]
     pub(crate) const fn index(self, color: Color, kind: PieceType, sq: Square) -> usize {
