@@ -597,11 +597,10 @@ mod tests {
         assert_eq!(computed(&stack)[5], [false, true]);
     }
 
-    #[test]
-    fn a_walk_longer_than_a_refresh_refreshes() {
-        let net = network();
-        let mut stack = AccumulatorStack::new(Arc::clone(&net));
-        // Twelve quiet moves: 36 rows, more than a refresh's 33.
+    /// Twelve quiet moves from the start, evaluated only at the end: 36 rows, more than a
+    /// refresh's 33 (or, from a cache, 0 + 3), so the last ply is refreshed and none between.
+    fn twelve_knight_moves(net: &Arc<Network>) -> (AccumulatorStack, [&'static str; 12]) {
+        let mut stack = AccumulatorStack::new(Arc::clone(net));
         let moves = ["g1f3", "g8f6", "f3g1", "f6g8", "b1c3", "b8c6", "c3b1", "c6b8", "g1f3", "g8f6", "f3g1", "f6g8"];
         let board = play(&mut stack, &moves);
         assert_eq!(stack.evaluate(&board), net.evaluate(&board));
@@ -609,6 +608,13 @@ mod tests {
         expected[0] = [true; 2];
         expected[12] = [true; 2];
         assert_eq!(computed(&stack), expected);
+        (stack, moves)
+    }
+
+    #[test]
+    fn a_walk_longer_than_a_refresh_refreshes() {
+        let net = network();
+        let (mut stack, moves) = twelve_knight_moves(&net);
         // Eleven are walked: without king buckets or mirroring there is no cache to refresh
         // from, and the walk (33) costs no more than a refresh.
         let board = play(&mut stack, &moves[..11]);
@@ -624,15 +630,7 @@ mod tests {
         let weights = (0..layout.inputs() * n).map(|i| (i * 37 % 101) as i16 - 50).collect();
         let output = (0..2 * n).map(|i| (i * 13 % 61) as i16 - 30).collect();
         let net = Arc::new(Network::from_bucketed_parts(layout, n, weights, vec![20; n], output, vec![1_000]).unwrap());
-        let mut stack = AccumulatorStack::new(Arc::clone(&net));
-        // Twelve quiet moves: 36 rows, more than a refresh's 33 (or, from the cache, 0 + 3).
-        let moves = ["g1f3", "g8f6", "f3g1", "f6g8", "b1c3", "b8c6", "c3b1", "c6b8", "g1f3", "g8f6", "f3g1", "f6g8"];
-        let board = play(&mut stack, &moves);
-        assert_eq!(stack.evaluate(&board), net.evaluate(&board));
-        let mut expected = vec![[false; 2]; 13];
-        expected[0] = [true; 2];
-        expected[12] = [true; 2];
-        assert_eq!(computed(&stack), expected);
+        let (mut stack, moves) = twelve_knight_moves(&net);
         // The cache holds the start position, which differs from the one after eleven moves by
         // two pieces: a refresh (2 + 3) is cheaper than the walk (33).
         let board = play(&mut stack, &moves[..11]);
