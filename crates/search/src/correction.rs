@@ -33,8 +33,13 @@ pub(crate) struct CorrectionHistory {
 /// near a king) share a correction entry whatever the rest of the board holds.
 #[inline(always)]
 fn minor_key(board: &Board) -> u64 {
-    const MIX: [u64; 5] =
-        [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x85EB_CA77_C2B2_AE63, 0xD6E8_FEB8_6659_FD93];
+    const MIX: [u64; 5] = [
+        0x9E37_79B9_7F4A_7C15,
+        0xC2B2_AE3D_27D4_EB4F,
+        0x1656_67B1_9E37_79F9,
+        0x85EB_CA77_C2B2_AE63,
+        0xD6E8_FEB8_6659_FD93,
+    ];
     let kings = board.king(Color::White).index() as u64 | (board.king(Color::Black).index() as u64) << 6;
     let parts = [
         board.colored_pieces(Color::White, PieceType::Knight).0,
