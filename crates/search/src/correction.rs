@@ -3,8 +3,8 @@
 //!
 //! Four tables, each indexed by the side to move and a key modulo 16384: the pawn structure,
 //! White's pieces other than pawns, Black's (Zobrist keys kept by the board), and the
-//! placement of the kings and minor pieces (a hash of their bitboards, [`minor_key`]). The
-//! correction is the sum of the four entries (`i32`, in 1/[`GRAIN`] centipawns). An update moves every entry towards its
+//! placement of the kings and minor pieces ([`minor_key`]). The correction is the sum of the
+//! four entries (`i32`, in 1/[`GRAIN`] centipawns). An update moves every entry towards its
 //! value plus the latest error with a weight that grows with the search depth (an exponential
 //! moving average of a linear model: the error is measured against the summed correction), and
 //! each entry stays within ±`CORRECTION_MAX` cp.
@@ -28,8 +28,8 @@ pub(crate) struct CorrectionHistory {
     minor: Vec<i32>,
 }
 
-/// A hash of where the kings, knights and bishops of each colour stand: the five bitboards
-/// mixed by multiplication, so that minor-piece placements (outposts, bad bishops, knights
+/// A hash of where the kings, knights and bishops of each colour stand: the four minor-piece
+/// bitboards and the two king squares mixed by multiplication, so that minor-piece placements (outposts, bad bishops, knights
 /// near a king) share a correction entry whatever the rest of the board holds.
 #[inline(always)]
 fn minor_key(board: &Board) -> u64 {
@@ -69,7 +69,8 @@ impl CorrectionHistory {
         let stm = board.side_to_move() as usize;
         let slot = |key: u64| key as usize & (SIZE - 1);
         let non_pawn = |color: Color| (stm * 2 + color as usize) * SIZE + slot(board.non_pawn_key(color));
-        let minor = stm * SIZE + (minor_key(board) >> 50) as usize;
+        // The top bits of the hash, which the multiplications mix best.
+        let minor = stm * SIZE + (minor_key(board) >> (64 - SIZE.trailing_zeros())) as usize;
         (stm * SIZE + slot(board.pawn_key()), [non_pawn(Color::White), non_pawn(Color::Black)], minor)
     }
 
