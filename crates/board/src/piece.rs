@@ -207,7 +207,16 @@ impl Piece {
     /// ```
     #[inline(always)]
     pub const fn kind(self) -> PieceType {
-        PieceType::ALL[self as usize % 6]
+        // A match rather than `ALL[self % 6]`: it compiles to one table load, without the
+        // division (measured in `docs/benchmarks.md`).
+        match self {
+            Piece::WhitePawn | Piece::BlackPawn => PieceType::Pawn,
+            Piece::WhiteKnight | Piece::BlackKnight => PieceType::Knight,
+            Piece::WhiteBishop | Piece::BlackBishop => PieceType::Bishop,
+            Piece::WhiteRook | Piece::BlackRook => PieceType::Rook,
+            Piece::WhiteQueen | Piece::BlackQueen => PieceType::Queen,
+            Piece::WhiteKing | Piece::BlackKing => PieceType::King,
+        }
     }
 
     /// 0..12, White's pieces first: an index into per-piece tables.
