@@ -25,10 +25,12 @@
 //! of additions and subtractions, as long as the final value fits in an `i16`, which the
 //! network's load-time check proves for every position (see `Network::from_parts`).
 //!
-//! The output layer's SIMD kernels sum in 16 `i32` lanes, each lane holding the terms of
-//! weights `w[k]` of one residue `k % 16` of the bucket's `2N` weights (the two halves share
-//! the lanes: `N` is a multiple of 16); that is the partition whose sums the network's
-//! load-time output check proves to fit an `i32` in any order, so the lanes never overflow.
+//! The output layer's SIMD kernels sum in `i32` lanes whose terms are bounded by the
+//! network's load-time output check, so the lanes never overflow in any order. The check
+//! bounds `Σ|w[k]|` over each residue `k % 16` of the bucket's `2N` weights (the two halves
+//! share the residues: `N` is a multiple of 16). The AVX-512 kernel gives each lane one
+//! residue; the AVX2 kernel gives each lane two neighbouring residues in two parts, `c² / 2`
+//! and `c² % 2` (see `avx2::pair_terms` for its bound), which saves the interleaving.
 
 pub(crate) mod portable;
 
