@@ -234,7 +234,9 @@ impl Move {
     /// ```
     #[inline(always)]
     pub const fn is_capture(self) -> bool {
-        self.flag() & 4 != 0 && self.flag() != 6 && self.flag() != 7
+        // Flags 6 and 7 are never built (`new` and `from_raw` reject them), so bit 2 alone
+        // marks the captures: 4 and 5 (en passant), 12 to 15 (capturing promotions).
+        self.flag() & 4 != 0
     }
 
     /// Whether the move promotes a pawn.

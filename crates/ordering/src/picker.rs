@@ -290,6 +290,7 @@ pub struct MovePicker<'a> {
 }
 
 impl<'a> MovePicker<'a> {
+    #[inline(always)]
     fn with_stage(board: &'a Board, stage: Step, config: OrderingConfig, tt: Option<Move>) -> MovePicker<'a> {
         MovePicker {
             board,
@@ -336,6 +337,7 @@ impl<'a> MovePicker<'a> {
     /// assert!(!picker.quiets_generated()); // three moves tried, nothing generated yet
     /// assert_eq!(std::iter::from_fn(|| picker.next(&history)).count(), 20 - 3);
     /// ```
+    #[inline(always)]
     pub fn main(
         board: &'a Board,
         tt: Option<Move>,
@@ -393,6 +395,7 @@ impl<'a> MovePicker<'a> {
     /// assert_eq!(check.san(picker.next(&history).unwrap()).as_str(), "Kxe2");
     /// assert_eq!(std::iter::from_fn(|| picker.next(&history)).count(), 2);
     /// ```
+    #[inline(always)]
     pub fn qsearch(board: &'a Board, tt: Option<Move>, config: OrderingConfig) -> MovePicker<'a> {
         if board.in_check() {
             // Quiescence in check always takes the evasion stage.

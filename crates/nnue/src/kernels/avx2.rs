@@ -21,7 +21,7 @@ use core::arch::x86_64::{
 #[cfg(target_feature = "avx512bw")]
 use core::arch::x86_64::{_mm256_unpackhi_epi16, _mm256_unpacklo_epi16};
 
-use super::{Block, blocks, blocks_mut};
+use super::{Block, sized, sized_mut};
 use crate::QA;
 
 /// The 16 values of `block`.
@@ -45,8 +45,8 @@ pub(super) fn store(block: &mut Block, v: __m256i) {
 /// `acc += row`.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) fn add(acc: &mut [i16], row: &[i16]) {
-    for (d, a) in blocks_mut(acc).iter_mut().zip(blocks(row)) {
+pub(super) fn add<const B: usize>(acc: &mut [i16], row: &[i16]) {
+    for (d, a) in sized_mut::<B>(acc).iter_mut().zip(sized::<B>(row)) {
         store(d, _mm256_add_epi16(load(d), load(a)));
     }
 }
@@ -54,9 +54,9 @@ pub(super) fn add(acc: &mut [i16], row: &[i16]) {
 /// `dst = src + add - sub`: a quiet move or a promotion.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) fn add_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub: &[i16]) {
-    let rows = blocks(src).iter().zip(blocks(add)).zip(blocks(sub));
-    for (d, ((s, a), r)) in blocks_mut(dst).iter_mut().zip(rows) {
+pub(super) fn add_sub<const B: usize>(dst: &mut [i16], src: &[i16], add: &[i16], sub: &[i16]) {
+    let rows = sized::<B>(src).iter().zip(sized::<B>(add)).zip(sized::<B>(sub));
+    for (d, ((s, a), r)) in sized_mut::<B>(dst).iter_mut().zip(rows) {
         store(d, _mm256_sub_epi16(_mm256_add_epi16(load(s), load(a)), load(r)));
     }
 }
@@ -64,9 +64,9 @@ pub(super) fn add_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub: &[i16]) {
 /// `dst = src + add - sub1 - sub2`: a capture (en passant and capturing promotions included).
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) fn add_sub_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub1: &[i16], sub2: &[i16]) {
-    let rows = blocks(src).iter().zip(blocks(add)).zip(blocks(sub1)).zip(blocks(sub2));
-    for (d, (((s, a), r1), r2)) in blocks_mut(dst).iter_mut().zip(rows) {
+pub(super) fn add_sub_sub<const B: usize>(dst: &mut [i16], src: &[i16], add: &[i16], sub1: &[i16], sub2: &[i16]) {
+    let rows = sized::<B>(src).iter().zip(sized::<B>(add)).zip(sized::<B>(sub1)).zip(sized::<B>(sub2));
+    for (d, (((s, a), r1), r2)) in sized_mut::<B>(dst).iter_mut().zip(rows) {
         let v = _mm256_sub_epi16(_mm256_add_epi16(load(s), load(a)), _mm256_add_epi16(load(r1), load(r2)));
         store(d, v);
     }
@@ -75,9 +75,9 @@ pub(super) fn add_sub_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub1: &[i16
 /// `dst = src + add1 + add2 - sub1 - sub2`: castling.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) fn add_add_sub_sub(dst: &mut [i16], src: &[i16], adds: [&[i16]; 2], subs: [&[i16]; 2]) {
-    let rows = blocks(src).iter().zip(blocks(adds[0])).zip(blocks(adds[1])).zip(blocks(subs[0])).zip(blocks(subs[1]));
-    for (d, ((((s, a1), a2), r1), r2)) in blocks_mut(dst).iter_mut().zip(rows) {
+pub(super) fn add_add_sub_sub<const B: usize>(dst: &mut [i16], src: &[i16], adds: [&[i16]; 2], subs: [&[i16]; 2]) {
+    let rows = sized::<B>(src).iter().zip(sized::<B>(adds[0])).zip(sized::<B>(adds[1])).zip(sized::<B>(subs[0])).zip(sized::<B>(subs[1]));
+    for (d, ((((s, a1), a2), r1), r2)) in sized_mut::<B>(dst).iter_mut().zip(rows) {
         let plus = _mm256_add_epi16(load(s), _mm256_add_epi16(load(a1), load(a2)));
         store(d, _mm256_sub_epi16(plus, _mm256_add_epi16(load(r1), load(r2))));
     }
@@ -156,12 +156,12 @@ pub(super) fn reduce(lanes: [__m256i; 2]) -> i64 {
 /// `i64` as `2 × half + odd`.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) fn output_sum(stm: &[i16], other: &[i16], weights: &[i16]) -> i64 {
+pub(super) fn output_sum<const B: usize>(stm: &[i16], other: &[i16], weights: &[i16]) -> i64 {
     let (w_stm, w_other) = weights.split_at(stm.len());
     let mut half = _mm256_setzero_si256();
     let mut odd = _mm256_setzero_si256();
     for (acc, w) in [(stm, w_stm), (other, w_other)] {
-        for (a, w) in blocks(acc).iter().zip(blocks(w)) {
+        for (a, w) in sized::<B>(acc).iter().zip(sized::<B>(w)) {
             let [h, o] = pair_terms(load(a), load(w));
             half = _mm256_add_epi32(half, h);
             odd = _mm256_add_epi32(odd, o);
@@ -176,39 +176,41 @@ pub(crate) mod entry {
     // SAFETY (each `unsafe` block below): the function called needs AVX2, which this module's
     // `cfg` guarantees the target has (it is enabled at compile time for the whole build).
 
+    use super::super::{BLOCK, UNROLLED};
+
     /// `acc += row`.
     #[inline]
     pub(crate) fn add(acc: &mut [i16], row: &[i16]) {
         // SAFETY: AVX2 is enabled at compile time (see above).
-        unsafe { super::add(acc, row) }
+        unsafe { if acc.len() == UNROLLED { super::add::<{ UNROLLED / BLOCK }>(acc, row) } else { super::add::<0>(acc, row) } }
     }
 
     /// `dst = src + add - sub`.
     #[inline]
     pub(crate) fn add_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub: &[i16]) {
         // SAFETY: AVX2 is enabled at compile time (see above).
-        unsafe { super::add_sub(dst, src, add, sub) }
+        unsafe { if dst.len() == UNROLLED { super::add_sub::<{ UNROLLED / BLOCK }>(dst, src, add, sub) } else { super::add_sub::<0>(dst, src, add, sub) } }
     }
 
     /// `dst = src + add - sub1 - sub2`.
     #[inline]
     pub(crate) fn add_sub_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub1: &[i16], sub2: &[i16]) {
         // SAFETY: AVX2 is enabled at compile time (see above).
-        unsafe { super::add_sub_sub(dst, src, add, sub1, sub2) }
+        unsafe { if dst.len() == UNROLLED { super::add_sub_sub::<{ UNROLLED / BLOCK }>(dst, src, add, sub1, sub2) } else { super::add_sub_sub::<0>(dst, src, add, sub1, sub2) } }
     }
 
     /// `dst = src + add1 + add2 - sub1 - sub2`.
     #[inline]
     pub(crate) fn add_add_sub_sub(dst: &mut [i16], src: &[i16], adds: [&[i16]; 2], subs: [&[i16]; 2]) {
         // SAFETY: AVX2 is enabled at compile time (see above).
-        unsafe { super::add_add_sub_sub(dst, src, adds, subs) }
+        unsafe { if dst.len() == UNROLLED { super::add_add_sub_sub::<{ UNROLLED / BLOCK }>(dst, src, adds, subs) } else { super::add_add_sub_sub::<0>(dst, src, adds, subs) } }
     }
 
     /// The output layer's sum (see [`super::output_sum`]).
     #[inline]
     pub(crate) fn output_sum(stm: &[i16], other: &[i16], weights: &[i16]) -> i64 {
         // SAFETY: AVX2 is enabled at compile time (see above).
-        unsafe { super::output_sum(stm, other, weights) }
+        unsafe { if stm.len() == UNROLLED { super::output_sum::<{ UNROLLED / BLOCK }>(stm, other, weights) } else { super::output_sum::<0>(stm, other, weights) } }
     }
 }
 

@@ -74,6 +74,26 @@ pub(crate) fn blocks_mut(s: &mut [i16]) -> &mut [Block] {
     blocks
 }
 
+/// The hidden size whose kernels are compiled with their length known (the default
+/// network's): their loops unroll. Other sizes run the same kernels with a length known only
+/// at run time.
+pub(crate) const UNROLLED: usize = 256;
+
+/// `s` as blocks: exactly `B` of them if `B > 0` (a length known at compile time, so that
+/// the kernels' loops unroll; `s` has that length), or all of them if `B == 0`.
+#[inline(always)]
+pub(crate) fn sized<const B: usize>(s: &[i16]) -> &[Block] {
+    let all = blocks(s);
+    if B == 0 { all } else { &all[..B] }
+}
+
+/// `s` as blocks, mutably: see [`sized`].
+#[inline(always)]
+pub(crate) fn sized_mut<const B: usize>(s: &mut [i16]) -> &mut [Block] {
+    let all = blocks_mut(s);
+    if B == 0 { all } else { &mut all[..B] }
+}
+
 /// The SIMD kernels' tests: each kernel equals the portable reference.
 #[cfg(all(test, target_arch = "x86_64", target_feature = "avx2"))]
 mod testing;
