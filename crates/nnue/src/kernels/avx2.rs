@@ -7,6 +7,10 @@
 //! of the file do, once each. Loads and stores take pointers and need `unsafe` too. Every
 //! load and store is unaligned (`loadu`/`storeu`): the accumulators and weights are `Vec`s of
 //! `i16` with no alignment guarantee beyond 2 bytes.
+//!
+//! Each kernel takes `B`, its slices' number of blocks when it is known at compile time (the
+//! entry points pass it for the default network's hidden size, [`UNROLLED`](super::UNROLLED),
+//! so that the loops unroll), or 0 for the slices' own length.
 
 #![allow(unsafe_code)]
 // The AVX-512 build uses the AVX2 kernels for its last 16 neurons only; these are then its tests.
@@ -76,7 +80,12 @@ pub(super) fn add_sub_sub<const B: usize>(dst: &mut [i16], src: &[i16], add: &[i
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(super) fn add_add_sub_sub<const B: usize>(dst: &mut [i16], src: &[i16], adds: [&[i16]; 2], subs: [&[i16]; 2]) {
-    let rows = sized::<B>(src).iter().zip(sized::<B>(adds[0])).zip(sized::<B>(adds[1])).zip(sized::<B>(subs[0])).zip(sized::<B>(subs[1]));
+    let rows = sized::<B>(src)
+        .iter()
+        .zip(sized::<B>(adds[0]))
+        .zip(sized::<B>(adds[1]))
+        .zip(sized::<B>(subs[0]))
+        .zip(sized::<B>(subs[1]));
     for (d, ((((s, a1), a2), r1), r2)) in sized_mut::<B>(dst).iter_mut().zip(rows) {
         let plus = _mm256_add_epi16(load(s), _mm256_add_epi16(load(a1), load(a2)));
         store(d, _mm256_sub_epi16(plus, _mm256_add_epi16(load(r1), load(r2))));
@@ -178,39 +187,51 @@ pub(crate) mod entry {
 
     use super::super::{BLOCK, UNROLLED};
 
+    /// Calls the kernel with its length known at compile time when the hidden size is
+    /// [`UNROLLED`], and with `B = 0` (the slices' own length) otherwise.
+    macro_rules! unrolled {
+        ($len:expr, $kernel:ident($($arg:expr),*)) => {
+            if $len == UNROLLED {
+                super::$kernel::<{ UNROLLED / BLOCK }>($($arg),*)
+            } else {
+                super::$kernel::<0>($($arg),*)
+            }
+        };
+    }
+
     /// `acc += row`.
     #[inline]
     pub(crate) fn add(acc: &mut [i16], row: &[i16]) {
         // SAFETY: AVX2 is enabled at compile time (see above).
-        unsafe { if acc.len() == UNROLLED { super::add::<{ UNROLLED / BLOCK }>(acc, row) } else { super::add::<0>(acc, row) } }
+        unsafe { unrolled!(acc.len(), add(acc, row)) }
     }
 
     /// `dst = src + add - sub`.
     #[inline]
     pub(crate) fn add_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub: &[i16]) {
         // SAFETY: AVX2 is enabled at compile time (see above).
-        unsafe { if dst.len() == UNROLLED { super::add_sub::<{ UNROLLED / BLOCK }>(dst, src, add, sub) } else { super::add_sub::<0>(dst, src, add, sub) } }
+        unsafe { unrolled!(dst.len(), add_sub(dst, src, add, sub)) }
     }
 
     /// `dst = src + add - sub1 - sub2`.
     #[inline]
     pub(crate) fn add_sub_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub1: &[i16], sub2: &[i16]) {
         // SAFETY: AVX2 is enabled at compile time (see above).
-        unsafe { if dst.len() == UNROLLED { super::add_sub_sub::<{ UNROLLED / BLOCK }>(dst, src, add, sub1, sub2) } else { super::add_sub_sub::<0>(dst, src, add, sub1, sub2) } }
+        unsafe { unrolled!(dst.len(), add_sub_sub(dst, src, add, sub1, sub2)) }
     }
 
     /// `dst = src + add1 + add2 - sub1 - sub2`.
     #[inline]
     pub(crate) fn add_add_sub_sub(dst: &mut [i16], src: &[i16], adds: [&[i16]; 2], subs: [&[i16]; 2]) {
         // SAFETY: AVX2 is enabled at compile time (see above).
-        unsafe { if dst.len() == UNROLLED { super::add_add_sub_sub::<{ UNROLLED / BLOCK }>(dst, src, adds, subs) } else { super::add_add_sub_sub::<0>(dst, src, adds, subs) } }
+        unsafe { unrolled!(dst.len(), add_add_sub_sub(dst, src, adds, subs)) }
     }
 
     /// The output layer's sum (see [`super::output_sum`]).
     #[inline]
     pub(crate) fn output_sum(stm: &[i16], other: &[i16], weights: &[i16]) -> i64 {
         // SAFETY: AVX2 is enabled at compile time (see above).
-        unsafe { if stm.len() == UNROLLED { super::output_sum::<{ UNROLLED / BLOCK }>(stm, other, weights) } else { super::output_sum::<0>(stm, other, weights) } }
+        unsafe { unrolled!(stm.len(), output_sum(stm, other, weights)) }
     }
 }
 
