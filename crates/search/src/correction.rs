@@ -29,8 +29,9 @@ pub(crate) struct CorrectionHistory {
 }
 
 /// A hash of where the kings, knights and bishops of each colour stand: the four minor-piece
-/// bitboards and the two king squares mixed by multiplication, so that minor-piece placements (outposts, bad bishops, knights
-/// near a king) share a correction entry whatever the rest of the board holds.
+/// bitboards and the two king squares mixed by multiplication, so that minor-piece placements
+/// (outposts, bad bishops, knights near a king) share a correction entry whatever the rest of
+/// the board holds.
 #[inline(always)]
 fn minor_key(board: &Board) -> u64 {
     const MIX: [u64; 5] = [
