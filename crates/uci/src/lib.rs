@@ -10,6 +10,7 @@
 #![warn(missing_docs)]
 
 mod bench;
+mod lines;
 mod network;
 mod options;
 mod strength;
@@ -21,15 +22,16 @@ pub use bench::{
 pub use network::{LoadError, USE_NNUE_DEFAULT, default_network, embedded_network, embeds_network, load_network};
 
 use std::io::{BufRead, Write};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 use cutoff_board::{Board, CastlingMode, Move, STARTPOS_FEN};
-use cutoff_search::{Engine, IterationInfo, Limits, Report, SearchControl, UciScore};
+use cutoff_search::{Engine, IterationInfo, Limits, SearchControl, UciScore};
 use cutoff_tt::Bound;
 
+use lines::Recorder;
 use options::{EngineOption, OPTIONS, OptionValue};
 
 /// The engine name and version sent in `id name`.
@@ -748,25 +750,32 @@ impl Uci {
                 return;
             }
         };
-        match (opt, parsed) {
+        self.apply_option(opt, parsed);
+    }
+
+    /// Changes the search options that `change` changes.
+    fn update_options(&mut self, change: impl FnOnce(&mut cutoff_search::SearchOptions)) {
+        self.with_engine(|e| {
+            let mut options = e.options();
+            change(&mut options);
+            e.set_options(options)
+        })
+    }
+
+    /// Applies an option's value, read and brought into range by `setoption`.
+    fn apply_option(&mut self, opt: &EngineOption, value: OptionValue) {
+        match (opt, value) {
             (EngineOption::Hash, OptionValue::Spin(mib)) => {
                 if let Err(e) = self.with_engine(|e| e.set_hash(mib as usize)) {
                     let kept = self.with_engine(|e| e.tt().size_mib());
                     self.info(&format!("setoption: {e}; the hash stays at {kept} MiB (cleared)"));
                 }
             }
-            (EngineOption::Threads, OptionValue::Spin(n)) => {
-                self.with_engine(|e| e.set_options(cutoff_search::SearchOptions { threads: n as usize, ..e.options() }))
+            (EngineOption::Threads, OptionValue::Spin(n)) => self.update_options(|o| o.threads = n as usize),
+            (EngineOption::MultiPv, OptionValue::Spin(n)) => self.update_options(|o| o.multipv = n as usize),
+            (EngineOption::MoveOverhead, OptionValue::Spin(ms)) => {
+                self.update_options(|o| o.move_overhead = Duration::from_millis(ms as u64))
             }
-            (EngineOption::MultiPv, OptionValue::Spin(n)) => {
-                self.with_engine(|e| e.set_options(cutoff_search::SearchOptions { multipv: n as usize, ..e.options() }))
-            }
-            (EngineOption::MoveOverhead, OptionValue::Spin(ms)) => self.with_engine(|e| {
-                e.set_options(cutoff_search::SearchOptions {
-                    move_overhead: Duration::from_millis(ms as u64),
-                    ..e.options()
-                })
-            }),
             (EngineOption::Ponder, OptionValue::Check(b)) => self.ponder_option = b,
             (EngineOption::Chess960, OptionValue::Check(b)) => {
                 self.chess960 = b;
@@ -790,18 +799,14 @@ impl Uci {
             (EngineOption::SyzygyPath, OptionValue::String(path)) => self.load_tablebases(path),
             (EngineOption::UseNnue, OptionValue::Check(b)) => self.set_use_nnue(b),
             (EngineOption::EvalFile, OptionValue::String(path)) => self.load_eval_file(path),
-            (EngineOption::SyzygyProbeDepth, OptionValue::Spin(d)) => self.with_engine(|e| {
-                let syzygy = cutoff_search::SyzygyOptions { probe_depth: d as i32, ..e.options().syzygy };
-                e.set_options(cutoff_search::SearchOptions { syzygy, ..e.options() })
-            }),
-            (EngineOption::SyzygyProbeLimit, OptionValue::Spin(n)) => self.with_engine(|e| {
-                let syzygy = cutoff_search::SyzygyOptions { probe_limit: n as usize, ..e.options().syzygy };
-                e.set_options(cutoff_search::SearchOptions { syzygy, ..e.options() })
-            }),
-            (EngineOption::Syzygy50MoveRule, OptionValue::Check(b)) => self.with_engine(|e| {
-                let syzygy = cutoff_search::SyzygyOptions { rule50: b, ..e.options().syzygy };
-                e.set_options(cutoff_search::SearchOptions { syzygy, ..e.options() })
-            }),
+            (EngineOption::SyzygyProbeDepth, OptionValue::Spin(d)) => {
+                self.update_options(|o| o.syzygy.probe_depth = d as i32)
+            }
+            (EngineOption::SyzygyProbeLimit, OptionValue::Spin(n)) => {
+                self.update_options(|o| o.syzygy.probe_limit = n as usize)
+            }
+            (EngineOption::Syzygy50MoveRule, OptionValue::Check(b)) => self.update_options(|o| o.syzygy.rule50 = b),
+            // `EngineOption::parse` gives each option its own kind of value.
             _ => {}
         }
     }
@@ -908,84 +913,28 @@ fn search_thread(
     weakened: Option<(strength::Level, Arc<Mutex<strength::Rng>>)>,
     busy: Arc<AtomicBool>,
 ) {
-    let show_wdl = verbosity.show_wdl;
-    let last: Mutex<Option<IterationInfo>> = Mutex::new(None);
-    // The newest line of each `multipv` index, in index order.
-    let newest: Mutex<Vec<IterationInfo>> = Mutex::new(Vec::new());
-    // The MultiPV option: how many lines to show.
-    let shown_lines = AtomicUsize::new(usize::MAX);
-    // Limited strength: the root lines of the deepest iteration that reported all of them,
-    // and of the iteration in progress.
-    let lines: Mutex<strength::RootLines> = Mutex::new(strength::RootLines::default());
-    let wanted_lines = board.legal_moves().len().min(strength::LINES);
-    // Records one line of the search and returns the text to show, if it is shown.
-    let take_line = |info: IterationInfo| -> Option<String> {
-        if weakened.is_some()
-            && info.bound.is_none()
-            && let (Some(&mv), Ok(mut l)) = (info.pv.first(), lines.lock())
-        {
-            l.record(info.depth, mv, info.score, wanted_lines);
-        }
-        // Limited strength searches more lines than MultiPV asks for: those are not shown.
-        if info.multipv > shown_lines.load(Ordering::Relaxed) {
-            return None;
-        }
-        let text = info_line(&board, &info, show_wdl);
-        if let Ok(mut n) = newest.lock() {
-            let index = info.multipv - 1;
-            if index < n.len() {
-                n[index] = info.clone();
-            } else if index == n.len() {
-                n.push(info.clone());
-            }
-        }
-        if info.multipv == 1
-            && info.bound.is_none()
-            && let Ok(mut l) = last.lock()
-        {
-            *l = Some(info);
-        }
-        Some(text)
+    let mut guard = match engine.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
     };
-    let report = |r: Report| match r {
-        Report::Iteration(info) => {
-            if let Some(text) = take_line(info) {
-                out.line(&text);
-            }
-        }
-        Report::Lines(set) => out.lines(&set.into_iter().filter_map(take_line).collect::<Vec<_>>()),
-        Report::CurrMove { depth, mv, number } => {
-            out.line(&format!("info depth {depth} currmove {} currmovenumber {number}", board.uci(mv)));
-        }
-    };
-    let result = {
-        let mut engine = match engine.lock() {
-            Ok(g) => g,
-            Err(poisoned) => poisoned.into_inner(),
-        };
-        let options = engine.options();
-        shown_lines.store(options.multipv, Ordering::Relaxed);
-        if weakened.is_some() {
-            engine
-                .set_options(cutoff_search::SearchOptions { multipv: options.multipv.max(strength::LINES), ..options });
-        }
-        let result = engine.search(&board, &history, &limits, control, &report);
-        engine.set_options(options);
-        // Tables found broken when first read during this search: say so (they are left out).
-        for problem in engine.tablebases().map(|tb| tb.take_new_problems()).unwrap_or_default() {
-            out.line(&format!("info string syzygy: {}", truncate(&problem.to_string())));
-        }
-        result
-    };
+    let options = guard.options();
+    let recorder = Recorder::new(&board, verbosity.show_wdl, options.multipv, weakened.is_some());
+    if weakened.is_some() {
+        // Limited strength chooses among more lines than MultiPV shows.
+        guard.set_options(cutoff_search::SearchOptions { multipv: options.multipv.max(strength::LINES), ..options });
+    }
+    let result = guard.search(&board, &history, &limits, control, &|r| recorder.report(r, &out));
+    guard.set_options(options);
+    // Tables found broken when first read during this search: say so (they are left out).
+    for problem in guard.tablebases().map(|tb| tb.take_new_problems()).unwrap_or_default() {
+        out.line(&format!("info string syzygy: {}", truncate(&problem.to_string())));
+    }
+    drop(guard);
     // In `go infinite` and while pondering, bestmove waits for `stop` (or `ponderhit`).
     while !control.stop_requested() && (limits.infinite || control.is_pondering()) {
         std::thread::sleep(Duration::from_millis(1));
     }
-    let chosen = weakened.as_ref().and_then(|(level, rng)| {
-        let l = lines.lock().ok()?;
-        let mut rng = rng.lock().ok()?;
-        level.choose(l.pool(), &mut rng)
-    });
+    let chosen = weakened.as_ref().and_then(|(level, rng)| recorder.choose(level, rng));
     let Some(best) = chosen.or(result.best_move) else {
         // No legal move: checkmated (mate 0) or stalemated (a draw).
         out.line(if board.in_check() { "info depth 0 score mate 0" } else { "info depth 0 score cp 0" });
@@ -993,60 +942,11 @@ fn search_thread(
         out.line("bestmove 0000");
         return;
     };
-    let mut final_info = last.lock().ok().and_then(|l| l.clone());
-    if let Some(info) = final_info.as_mut() {
-        info.nodes = result.nodes;
-        info.time = result.time;
-        info.nps = (result.nodes as f64 / result.time.as_secs_f64().max(1e-3)) as u64;
-        info.tbhits = result.tbhits;
-        let changed = info.pv.first() != Some(&best);
-        if changed {
-            info.pv = vec![best];
-            info.score = result.score;
-        }
-        let mut set = vec![info_line(&board, info, show_wdl)];
-        // The first line now starts with another move than before (the limited-strength choice,
-        // or a best move found after the last exact line): the other indices follow it again,
-        // renumbered, without the move now first, so no two indices' newest lines share a move.
-        let others = newest.lock().map(|n| n.clone()).unwrap_or_default();
-        if changed && others.len() > 1 {
-            let shown = others.len();
-            let rest = others.into_iter().filter(|l| l.pv.first() != Some(&best)).take(shown - 1);
-            for (i, mut line) in rest.enumerate() {
-                line.multipv = i + 2;
-                (line.nodes, line.time, line.nps, line.tbhits) = (info.nodes, info.time, info.nps, info.tbhits);
-                set.push(info_line(&board, &line, show_wdl));
-            }
-        }
-        out.lines(&set);
-    } else {
-        out.line(&format!(
-            "info depth {} score {} pv {}",
-            result.depth.max(1), // stopped inside depth 1, after its first root move
-            UciScore::from_score(result.score),
-            board.uci(best)
-        ));
-    }
+    out.lines(&recorder.final_lines(best, &result));
     if verbosity.debug {
-        let s = result.stats;
-        out.line(&format!(
-            "info string stats nodes {} qnodes {} cutoffs {} first-move-cutoff-rate {:.3} avg-cutoff-index {:.2} tt-hits {}",
-            s.nodes,
-            s.qnodes,
-            s.cutoffs,
-            s.first_move_cutoff_rate(),
-            s.average_cutoff_index(),
-            s.tt_hits
-        ));
+        out.line(&lines::stats_line(&result.stats));
     }
-    let mut line = format!("bestmove {}", board.uci(best));
-    if let Some(p) = result.ponder_move.filter(|_| result.best_move == Some(best)) {
-        let mut after = board;
-        after.play_unchecked(best);
-        if after.is_legal(p) {
-            line.push_str(&format!(" ponder {}", after.uci(p)));
-        }
-    }
+    let line = lines::bestmove_line(&board, best, &result);
     busy.store(false, Ordering::SeqCst);
     out.line(&line);
 }
