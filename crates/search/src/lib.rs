@@ -23,14 +23,20 @@ mod correction;
 mod engine;
 mod evaluator;
 mod limits;
+mod options;
 mod params;
+mod report;
+mod shared;
 pub mod wdl;
 mod worker;
 
-pub use engine::{Engine, Features, Report, SearchControl, SearchOptions, SearchResult, SyzygyOptions};
+pub use engine::Engine;
 pub use evaluator::{Evaluator, HandCrafted, Network};
 pub use limits::{Limits, TimeBudget};
+pub use options::{Features, SearchOptions, SyzygyOptions};
 pub use params::{Param, ParamError, params, set_param, spsa_config};
+pub use report::{Report, SearchResult};
+pub use shared::SearchControl;
 
 use std::time::Duration;
 

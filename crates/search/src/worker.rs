@@ -9,9 +9,10 @@ use cutoff_syzygy::Wdl;
 use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY, TtEntry};
 
 use crate::correction::CorrectionHistory;
-use crate::engine::{Report, Shared};
 use crate::evaluator::{Evaluator, ThreadEvaluator};
 use crate::params::*;
+use crate::report::Report;
+use crate::shared::Shared;
 use crate::{IterationInfo, MAX_PLY, Stats};
 
 /// A score above every real score.
