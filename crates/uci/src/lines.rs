@@ -64,6 +64,7 @@ impl<'a> Recorder<'a> {
         {
             l.record(info.depth, mv, info.score, self.wanted);
         }
+        // Limited strength searches more lines than MultiPV asks for: those are not shown.
         if info.multipv > self.shown {
             return None;
         }
