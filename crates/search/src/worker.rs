@@ -381,21 +381,23 @@ impl Worker {
     /// returns the child position. Every move of the search is played here and taken back
     /// with [`Worker::unplay`].
     #[inline(always)]
-    fn play(&mut self, board: &Board, mv: Move, ply: usize) -> Board {
+    fn play(&mut self, sh: &Shared, board: &Board, mv: Move, ply: usize) -> Board {
+        let mut child = *board;
+        child.play_unchecked(mv);
+        sh.tt.prefetch(child.key());
         let entry = self.at(ply);
         entry.mv = Some(mv);
         entry.moved = PieceTo::of(board, mv);
         entry.null = false;
         self.keys.push(board.key());
         self.eval.push(board, mv);
-        let mut child = *board;
-        child.play_unchecked(mv);
         child
     }
 
     /// [`Worker::play`] for a null move (`child` is `board.null_move()`).
     #[inline(always)]
-    fn play_null(&mut self, board: &Board, ply: usize) {
+    fn play_null(&mut self, sh: &Shared, board: &Board, child: &Board, ply: usize) {
+        sh.tt.prefetch(child.key());
         let entry = self.at(ply);
         entry.mv = None;
         entry.moved = None;
@@ -705,7 +707,7 @@ impl Worker {
                 let r = NMP_BASE.get()
                     + depth / NMP_DEPTH_DIVISOR.get()
                     + ((eval - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_EVAL_MAX.get());
-                self.play_null(board, ply);
+                self.play_null(sh, board, &null, ply);
                 let score = -self.search::<NonPv>(sh, &null, depth - 1 - r, ply + 1, -beta, -beta + 1, !cut_node);
                 self.unplay();
                 if self.stopped {
@@ -747,7 +749,7 @@ impl Worker {
                     if !board.see_ge(mv, probcut_beta - se) {
                         continue;
                     }
-                    let child = self.play(board, mv, ply);
+                    let child = self.play(sh, board, mv, ply);
                     let (a, b) = (-probcut_beta, -probcut_beta + 1);
                     let mut score = -self.qsearch::<NonPv>(sh, &child, ply + 1, a, b, 0);
                     let probe_depth = depth - PROBCUT_REDUCTION.get();
@@ -919,7 +921,7 @@ impl Worker {
 
             let extension = if Some(mv) == tt_move { singular_extension } else { 0 };
             let nodes_before = self.nodes;
-            let child = self.play(board, mv, ply);
+            let child = self.play(sh, board, mv, ply);
             let doubles = self.at(ply).double_extensions + i32::from(extension >= 2);
             self.at(ply + 1).double_extensions = doubles;
             let new_depth = depth - 1 + extension;
@@ -1246,7 +1248,7 @@ impl Worker {
             {
                 continue;
             }
-            let child = self.play(board, mv, ply);
+            let child = self.play(sh, board, mv, ply);
             let score = -self.qsearch::<N>(sh, &child, ply + 1, -beta, -alpha, qs_ply + 1);
             self.unplay();
             if self.stopped {
