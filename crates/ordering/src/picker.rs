@@ -210,6 +210,9 @@ const COUNTER_SCORE: i32 = 1_400_000;
 #[cfg(feature = "study")]
 const BAD_NOISY: i32 = -2_000_000;
 
+/// The refutation slots and killer count of a picker without killers or countermove.
+const NO_REFUTATIONS: ([Option<Move>; MAX_KILLERS + 1], usize) = ([None; MAX_KILLERS + 1], 0);
+
 struct Push<'a>(&'a mut ArrayVec<ScoredMove, 256>);
 
 impl Extend<Move> for Push<'_> {
@@ -290,17 +293,25 @@ pub struct MovePicker<'a> {
 }
 
 impl<'a> MovePicker<'a> {
+    /// The picker, built in one expression so that the compiler writes it (2 KiB with its
+    /// move list) straight into the caller's frame instead of copying it there.
     #[inline(always)]
-    fn with_stage(board: &'a Board, stage: Step, config: OrderingConfig, tt: Option<Move>) -> MovePicker<'a> {
+    fn with_stage(
+        board: &'a Board,
+        stage: Step,
+        config: OrderingConfig,
+        tt: Option<Move>,
+        (refutations, killers_filled): ([Option<Move>; MAX_KILLERS + 1], usize),
+    ) -> MovePicker<'a> {
         MovePicker {
             board,
             stage,
             last: None,
             config,
             tt: if config.tt_move() { tt } else { None },
-            refutations: [None; MAX_KILLERS + 1],
+            refutations,
             next_refutation: 0,
-            killers_filled: 0,
+            killers_filled,
             returned: [None; MAX_KILLERS + 1],
             list: ArrayVec::new(),
             cur: 0,
@@ -355,23 +366,22 @@ impl<'a> MovePicker<'a> {
             #[cfg(not(feature = "study"))]
             unreachable!("every switch is on without the study feature")
         };
-        let mut picker = MovePicker::with_stage(board, stage, config, tt);
+        let mut refutations = [None; MAX_KILLERS + 1];
         let used = (config.killers() as usize).min(MAX_KILLERS);
         let mut n = 0;
         for killer in killers.into_iter().take(used).flatten() {
-            if !picker.refutations[..n].contains(&Some(killer)) {
-                picker.refutations[n] = Some(killer);
+            if !refutations[..n].contains(&Some(killer)) {
+                refutations[n] = Some(killer);
                 n += 1;
             }
         }
-        picker.killers_filled = n;
         if config.countermove()
             && let Some(counter) = counter
-            && !picker.refutations[..n].contains(&Some(counter))
+            && !refutations[..n].contains(&Some(counter))
         {
-            picker.refutations[n] = Some(counter);
+            refutations[n] = Some(counter);
         }
-        picker
+        MovePicker::with_stage(board, stage, config, tt, (refutations, n))
     }
 
     /// A picker for a quiescence node: the TT move if it is noisy, then noisy moves by
@@ -401,9 +411,9 @@ impl<'a> MovePicker<'a> {
             // Quiescence in check always takes the evasion stage.
             #[cfg(feature = "study")]
             let config = OrderingConfig { evasion_stage: true, ..config };
-            MovePicker::with_stage(board, Step::TtMove, config, tt)
+            MovePicker::with_stage(board, Step::TtMove, config, tt, NO_REFUTATIONS)
         } else {
-            MovePicker::with_stage(board, Step::QsTtMove, config, tt.filter(|m| m.is_noisy()))
+            MovePicker::with_stage(board, Step::QsTtMove, config, tt.filter(|m| m.is_noisy()), NO_REFUTATIONS)
         }
     }
 
@@ -565,13 +575,18 @@ impl<'a> MovePicker<'a> {
     /// Swaps the best remaining entry of `cur..end` into `cur` and returns it.
     #[inline(always)]
     fn pick_best(&mut self, end: usize) -> ScoredMove {
-        let mut best = self.cur;
-        for i in self.cur + 1..end {
-            if self.list[i].key > self.list[best].key {
+        // Keys are unique, so the maximum is one entry whatever the scan order. One bounds
+        // check for the slice, none in the loop, and the best key kept in a register.
+        let rest = &self.list[self.cur..end];
+        let mut best = 0;
+        let mut best_key = rest[0].key;
+        for (i, sm) in rest.iter().enumerate().skip(1) {
+            if sm.key > best_key {
                 best = i;
+                best_key = sm.key;
             }
         }
-        self.list.swap(self.cur, best);
+        self.list.swap(self.cur, self.cur + best);
         let sm = self.list[self.cur];
         self.cur += 1;
         sm
