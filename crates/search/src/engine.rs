@@ -212,8 +212,6 @@ impl Engine {
             limits,
             budget: TimeBudget::new(limits, board.side_to_move(), self.options.move_overhead),
             options: self.options,
-            ordering: self.options.ordering,
-            features: self.options.features,
             start,
             node_counts: (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect(),
             report,

@@ -4,12 +4,11 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use cutoff_ordering::OrderingConfig;
 use cutoff_syzygy::Tablebases;
 use cutoff_tt::TranspositionTable;
 
 use crate::limits::{Limits, TimeBudget};
-use crate::options::{Features, SearchOptions};
+use crate::options::SearchOptions;
 use crate::report::Report;
 
 /// Stop and ponder signals, shared between the protocol thread and the search.
@@ -87,9 +86,9 @@ pub(crate) struct Shared<'a> {
     pub abort: AtomicBool,
     pub limits: &'a Limits,
     pub budget: Option<TimeBudget>,
+    /// The options of this search; `options.features` and `options.ordering` are read at
+    /// every node (constants without the `study` feature).
     pub options: SearchOptions,
-    pub ordering: OrderingConfig,
-    pub features: Features,
     pub start: Instant,
     pub node_counts: Vec<AtomicU64>,
     pub report: &'a (dyn Fn(Report) + Sync),

@@ -330,12 +330,14 @@ impl Worker {
         report_bounds: bool,
     ) -> i32 {
         let mut delta = ASPIRATION_DELTA.get();
-        let (mut alpha, mut beta) =
-            if sh.features.aspiration() && depth >= ASPIRATION_MIN_DEPTH.get() && prev.abs() < MATE_IN_MAX_PLY {
-                ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
-            } else {
-                (-INFINITY, INFINITY)
-            };
+        let (mut alpha, mut beta) = if sh.options.features.aspiration()
+            && depth >= ASPIRATION_MIN_DEPTH.get()
+            && prev.abs() < MATE_IN_MAX_PLY
+        {
+            ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
+        } else {
+            (-INFINITY, INFINITY)
+        };
         loop {
             self.pv_index = pv_index;
             *self.at(0) = StackEntry::default();
@@ -526,7 +528,7 @@ impl Worker {
     /// on), kept clear of mate scores.
     #[inline(always)]
     fn corrected(&self, board: &Board, raw: i32, sh: &Shared) -> i32 {
-        if !sh.features.pruning() {
+        if !sh.options.features.pruning() {
             return raw;
         }
         self.correction.correct(board, raw).clamp(-MATE_IN_MAX_PLY + 1, MATE_IN_MAX_PLY - 1)
@@ -548,7 +550,7 @@ impl Worker {
     ) -> i32 {
         self.pv[ply].clear();
         let in_check = board.in_check();
-        if in_check && sh.features.check_extension() && !N::ROOT {
+        if in_check && sh.options.features.check_extension() && !N::ROOT {
             depth += 1;
         }
         if depth <= 0 {
@@ -596,7 +598,7 @@ impl Worker {
             self.stats.tt_hits += 1;
             if !N::PV
                 && excluded.is_none()
-                && sh.features.tt_cutoffs()
+                && sh.options.features.tt_cutoffs()
                 && e.depth >= depth
                 && bound_cuts(e.bound, e.score, alpha, beta)
             {
@@ -671,7 +673,7 @@ impl Worker {
             (Some(now), Some(before)) => now > before,
             _ => false,
         };
-        let pruning = sh.features.pruning() && excluded.is_none();
+        let pruning = sh.options.features.pruning() && excluded.is_none();
 
         let us = board.side_to_move();
         let has_pieces =
@@ -679,7 +681,7 @@ impl Worker {
         let prev_null = self.back(ply, 1).null;
         if !N::PV && !in_check && excluded.is_none() && beta.abs() < MATE_IN_MAX_PLY {
             // Reverse futility pruning: far above beta with little depth left.
-            if sh.features.reverse_futility()
+            if sh.options.features.reverse_futility()
                 && depth <= RFP_MAX_DEPTH.get()
                 && eval - RFP_MARGIN.get() * (depth - i32::from(improving)) >= beta
             {
@@ -696,7 +698,7 @@ impl Worker {
                 }
             }
             // Null move pruning: if passing still fails high, a real move surely would.
-            if sh.features.null_move()
+            if sh.options.features.null_move()
                 && depth >= NMP_MIN_DEPTH.get()
                 && eval >= beta
                 && !prev_null
@@ -744,7 +746,7 @@ impl Worker {
             let probcut_beta = beta + PROBCUT_MARGIN.get();
             let tt_disagrees = entry.is_some_and(|e| e.depth >= depth - 3 && e.score < probcut_beta);
             if !tt_disagrees {
-                let mut picker = MovePicker::qsearch(board, tt_move, sh.ordering);
+                let mut picker = MovePicker::qsearch(board, tt_move, sh.options.ordering);
                 while let Some(mv) = self.next_move(&mut picker) {
                     if !board.see_ge(mv, probcut_beta - se) {
                         continue;
@@ -826,7 +828,7 @@ impl Worker {
         let counter = self.histories.counter.get(board, prev);
         self.killers.clear_ply(ply + 1);
         let killers = self.killers.get(ply);
-        let mut picker = MovePicker::main(board, tt_move, killers, counter, sh.ordering);
+        let mut picker = MovePicker::main(board, tt_move, killers, counter, sh.options.ordering);
         let continuations = CONTINUATION_PLIES.map(|n| self.back(ply, n).moved);
         picker.set_continuations(continuations);
         let threats = board.attacks_by(!us);
@@ -872,7 +874,7 @@ impl Worker {
 
             // Shallow-depth pruning, once some move has a score that is not a mate: moves that
             // lose material by SEE, and (below) quiet moves that do not give check.
-            let prune = sh.features.pruning() && !N::ROOT && best > -MATE_IN_MAX_PLY && has_pieces;
+            let prune = sh.options.features.pruning() && !N::ROOT && best > -MATE_IN_MAX_PLY && has_pieces;
             let lmr_depth = (depth - 1 - base_reduction).max(0);
             if prune {
                 let see_losing = if quiet {
@@ -934,7 +936,7 @@ impl Worker {
                 }
             } else {
                 let mut r = 0;
-                if sh.features.lmr() && depth >= 3 && quiet && !in_check && !child.in_check() {
+                if sh.options.features.lmr() && depth >= 3 && quiet && !in_check && !child.in_check() {
                     r = base_reduction;
                     if N::PV {
                         r -= 1;
@@ -942,11 +944,11 @@ impl Worker {
                     // Killers and the countermove are reduced less. Decided by the move itself,
                     // not by the picker stage, so that every ordering variant that yields the
                     // same order also searches the same tree.
-                    let used_killers = &killers[..(sh.ordering.killers() as usize).min(killers.len())];
-                    if used_killers.contains(&Some(mv)) || (sh.ordering.countermove() && counter == Some(mv)) {
+                    let used_killers = &killers[..(sh.options.ordering.killers() as usize).min(killers.len())];
+                    if used_killers.contains(&Some(mv)) || (sh.options.ordering.countermove() && counter == Some(mv)) {
                         r -= 1;
                     }
-                    if sh.features.pruning() {
+                    if sh.options.features.pruning() {
                         r -= history / LMR_HISTORY_DIVISOR.get();
                         if !improving {
                             r += 1;
@@ -956,7 +958,7 @@ impl Worker {
                         }
                     }
                     r = r.clamp(0, new_depth - 1);
-                } else if sh.features.pruning() && depth >= 3 && !in_check && !child.in_check() {
+                } else if sh.options.features.pruning() && depth >= 3 && !in_check && !child.in_check() {
                     // Noisy moves are reduced less than quiets, and by their capture history.
                     r = base_reduction - LMR_NOISY_OFFSET.get() - history / LMR_CAPTURE_HISTORY_DIVISOR.get();
                     if N::PV {
@@ -967,7 +969,7 @@ impl Worker {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                if sh.features.pvs() || !N::PV {
+                if sh.options.features.pvs() || !N::PV {
                     let reduced = new_depth - r;
                     let mut s = -self.search::<NonPv>(sh, &child, reduced, ply + 1, -alpha - 1, -alpha, true);
                     if s > alpha && r > 0 {
@@ -975,7 +977,7 @@ impl Worker {
                         // deeper when it beat the best score by far, one ply shallower when
                         // only just.
                         let mut full = new_depth;
-                        if sh.features.pruning() {
+                        if sh.options.features.pruning() {
                             if s > best + DEEPER_MARGIN.get() + 2 * new_depth {
                                 full += 1;
                             } else if s < best + SHALLOWER_MARGIN.get() {
@@ -1062,7 +1064,7 @@ impl Worker {
                 Bound::Upper
             };
             if let Some(se) = static_eval
-                && sh.features.pruning()
+                && sh.options.features.pruning()
                 && best_move.is_none_or(|m| m.is_quiet())
                 && !(bound == Bound::Lower && best <= se)
                 && !(bound == Bound::Upper && best >= se)
@@ -1125,8 +1127,8 @@ impl Worker {
         let prev = self.back(ply, 1).mv;
         let h = &mut *self.histories;
         if best.is_quiet() {
-            if sh.ordering.killers() > 0 {
-                self.killers.update(ply, best, sh.ordering.killers() as usize);
+            if sh.options.ordering.killers() > 0 {
+                self.killers.update(ply, best, sh.options.ordering.killers() as usize);
             }
             h.update_quiet(board, best, &continuations, threats, bonus);
             for &q in tried.quiets {
@@ -1183,7 +1185,7 @@ impl Worker {
         let entry = sh.tt.probe(key, ply);
         if let Some(e) = entry
             && !N::PV
-            && sh.features.tt_cutoffs()
+            && sh.options.features.tt_cutoffs()
             && bound_cuts(e.bound, e.score, alpha, beta)
         {
             return e.score;
@@ -1211,13 +1213,13 @@ impl Worker {
 
         // The square of the move that led here: a capture there is a recapture.
         let last_to = self.back(ply, 1).mv.map(|m| m.to());
-        let mut picker = MovePicker::qsearch(board, entry.and_then(|e| e.mv), sh.ordering);
+        let mut picker = MovePicker::qsearch(board, entry.and_then(|e| e.mv), sh.options.ordering);
         let mut best_move = None;
         let mut tried = 0;
         while let Some(mv) = self.next_move(&mut picker) {
             if !in_check {
                 // Delta pruning: even winning the victim with a margin leaves us below alpha.
-                if sh.features.qsearch_delta() && mv.promotion().is_none() {
+                if sh.options.features.qsearch_delta() && mv.promotion().is_none() {
                     let victim = if mv.is_en_passant() {
                         PieceType::Pawn
                     } else {
@@ -1232,7 +1234,7 @@ impl Worker {
                     }
                 }
                 // SEE pruning: captures that lose material cannot raise the score.
-                if sh.features.qsearch_see() && !board.see_ge(mv, 0) {
+                if sh.options.features.qsearch_see() && !board.see_ge(mv, 0) {
                     continue;
                 }
             }
@@ -1240,7 +1242,7 @@ impl Worker {
             // After two captures, only recaptures, promotions and (in the first plies of
             // quiescence) checks are worth a look; decided before the move is made.
             if !in_check
-                && sh.features.qsearch_late_moves()
+                && sh.options.features.qsearch_late_moves()
                 && tried > 2
                 && Some(mv.to()) != last_to
                 && mv.promotion().is_none()
