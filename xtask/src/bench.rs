@@ -33,14 +33,21 @@ status 1 if the node count differs (CI runs `cargo xtask bench --check`).
 --vs REV checks out REV in a temporary git worktree under the system temp directory,
 builds it with its own target directory (<tmp>/cutoff-xtask-bench/target, reused between
 invocations; the built binary is cached per commit and RUSTFLAGS), removes the worktree,
-then runs the two benches alternately --runs times and compares median nps. The machine
-should be otherwise idle for meaningful speed numbers.
+then runs the two benches alternately --runs times and compares their median nps, and the
+median of the paired ratios (each run against the other binary's run next to it in time,
+which cancels some of the machine's drift). The machine should be otherwise idle for
+meaningful speed numbers.
+
+--eval hce|nnue is passed on to `cutoff bench --eval` (both binaries with --vs): the
+hand-crafted evaluation or the embedded network (the default). Not with --check, whose node
+count is the default evaluation's.
 
 EXAMPLES:
     cargo xtask bench                     nodes and nps at the default depth
     cargo xtask bench --check             compare with the last `Bench:` commit line
     cargo xtask bench --vs HEAD~1         speed against the previous commit (5 runs each)
-    cargo xtask bench --vs main --runs 9 --depth 11";
+    cargo xtask bench --vs main --runs 9 --depth 11
+    cargo xtask bench --vs c7aab50 --runs 15 --eval hce";
 
 /// Arguments of `cargo xtask bench`.
 #[derive(Debug, Args)]
@@ -63,6 +70,10 @@ pub struct BenchArgs {
     /// Bench runs per binary [default: 1; with --vs: 5].
     #[arg(long, value_name = "N")]
     pub runs: Option<NonZeroU32>,
+
+    /// The evaluation, passed to `cutoff bench --eval` [default: the engine's, the network].
+    #[arg(long, value_name = "EVAL", conflicts_with = "check", value_parser = ["hce", "nnue"])]
+    pub eval: Option<String>,
 }
 
 /// Runs `cargo xtask bench`.
@@ -71,20 +82,47 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     if args.check {
         return check(&root);
     }
-    let depth = args.depth;
+    let setup = Setup { depth: args.depth, eval: args.eval.as_deref() };
     match &args.vs {
-        Some(rev) => versus(&root, rev, depth, args.runs.map_or(5, NonZeroU32::get)),
-        None => plain(&root, depth, args.runs.map_or(1, NonZeroU32::get)),
+        Some(rev) => versus(&root, rev, setup, args.runs.map_or(5, NonZeroU32::get)),
+        None => plain(&root, setup, args.runs.map_or(1, NonZeroU32::get)),
     }
 }
 
-/// `cargo xtask bench [--depth N] [--runs N]`.
-fn plain(root: &Path, depth: Option<u32>, runs: u32) -> Result<ExitCode> {
+/// What each `cutoff bench` run is given: the depth and the evaluation (`None`: the engine's).
+#[derive(Debug, Clone, Copy)]
+struct Setup<'a> {
+    depth: Option<u32>,
+    eval: Option<&'a str>,
+}
+
+impl Setup<'_> {
+    /// The arguments after `bench`.
+    fn args(&self) -> Vec<String> {
+        let mut args = Vec::new();
+        if let Some(eval) = self.eval {
+            args.extend(["--eval".to_owned(), eval.to_owned()]);
+        }
+        args.extend(self.depth.map(|d| d.to_string()));
+        args
+    }
+
+    /// "depth N" (or "depth default"), and the evaluation when one is given.
+    fn describe(&self) -> String {
+        match self.eval {
+            Some(eval) => format!("depth {}, --eval {eval}", depth_name(self.depth)),
+            None => format!("depth {}", depth_name(self.depth)),
+        }
+    }
+}
+
+/// `cargo xtask bench [--depth N] [--runs N] [--eval EVAL]`.
+fn plain(root: &Path, setup: Setup, runs: u32) -> Result<ExitCode> {
     let binary = build_engine(root, None)?;
     let mut results = Vec::new();
     for run in 1..=runs {
-        eprint!("bench: run {run}/{runs}: {} bench{} ... ", binary.display(), depth_arg(depth));
-        let result = run_bench(&binary, depth)?;
+        eprint!("bench: run {run}/{runs}: {} bench {} ... ", binary.display(), setup.args().join(" "));
+        let result = run_bench(&binary, setup)?;
         eprintln!("{} nodes, {} nps", util::thousands(result.nodes), util::thousands(result.nps));
         results.push(result);
     }
@@ -98,7 +136,7 @@ fn plain(root: &Path, depth: Option<u32>, runs: u32) -> Result<ExitCode> {
         .into());
     }
     let nps: Vec<u64> = results.iter().map(|r| r.nps).collect();
-    println!("cutoff bench, depth {}", depth_name(depth));
+    println!("cutoff bench, {}", setup.describe());
     println!("nodes  {}", util::thousands(nodes));
     if runs == 1 {
         println!("nps    {}", util::thousands(nps[0]));
@@ -112,7 +150,7 @@ fn plain(root: &Path, depth: Option<u32>, runs: u32) -> Result<ExitCode> {
             spread_percent(&nps),
         );
     }
-    if depth.is_none() {
+    if setup.depth.is_none() && setup.eval.is_none() {
         println!("Bench: {nodes}");
     }
     Ok(ExitCode::SUCCESS)
@@ -138,7 +176,7 @@ fn check(root: &Path) -> Result<ExitCode> {
     );
     let binary = build_engine(root, None)?;
     eprintln!("bench: running {} bench ...", binary.display());
-    let result = run_bench(&binary, None)?;
+    let result = run_bench(&binary, Setup { depth: None, eval: None })?;
     let source = format!("commit {} \"{}\"", short(&expected.commit), expected.subject);
     if result.nodes == expected.nodes {
         println!(
@@ -162,7 +200,7 @@ fn check(root: &Path) -> Result<ExitCode> {
 }
 
 /// `cargo xtask bench --vs REV`.
-fn versus(root: &Path, rev: &str, depth: Option<u32>, runs: u32) -> Result<ExitCode> {
+fn versus(root: &Path, rev: &str, setup: Setup, runs: u32) -> Result<ExitCode> {
     let commit = git(root, &["rev-parse", "--verify", "--quiet", &format!("{rev}^{{commit}}")])
         .map_err(|_| format!("`{rev}` is not a commit of this repository (git rev-parse failed)"))?
         .trim()
@@ -172,9 +210,9 @@ fn versus(root: &Path, rev: &str, depth: Option<u32>, runs: u32) -> Result<ExitC
     let other = build_revision(root, &commit)?;
 
     eprintln!(
-        "bench: {runs} run{} each, depth {}, alternating current and {label} ({rev})",
+        "bench: {runs} run{} each, {}, alternating current and {label} ({rev})",
         if runs == 1 { "" } else { "s" },
-        depth_name(depth)
+        setup.describe()
     );
     let mut mine = Vec::new();
     let mut theirs = Vec::new();
@@ -184,7 +222,7 @@ fn versus(root: &Path, rev: &str, depth: Option<u32>, runs: u32) -> Result<ExitC
         for is_current in order {
             let (name, binary) = if is_current { ("current", &current) } else { (label.as_str(), &other) };
             eprint!("bench: run {run}/{runs} {name:<10} ... ");
-            let result = run_bench(binary, depth)?;
+            let result = run_bench(binary, setup)?;
             eprintln!("{:>11} nps, {} nodes", util::thousands(result.nps), util::thousands(result.nodes));
             if is_current { mine.push(result) } else { theirs.push(result) }
         }
@@ -197,8 +235,8 @@ fn versus(root: &Path, rev: &str, depth: Option<u32>, runs: u32) -> Result<ExitC
     let width = other_head.len().max(15);
     println!();
     println!(
-        "bench --vs {rev}: depth {}, {runs} run{} each, alternating{}",
-        depth_name(depth),
+        "bench --vs {rev}: {}, {runs} run{} each, alternating{}",
+        setup.describe(),
         if runs == 1 { "" } else { "s" },
         util::load_average().map(|l| format!(", load average {l}")).unwrap_or_default()
     );
@@ -217,6 +255,13 @@ fn versus(root: &Path, rev: &str, depth: Option<u32>, runs: u32) -> Result<ExitC
     row("spread", percent(&mine_nps), percent(&their_nps));
     let ratio = if their_median > 0 { mine_median as f64 / their_median as f64 } else { 0.0 };
     println!("nps ratio current/{label} (medians): {ratio:.3} ({:+.1}%)", (ratio - 1.0) * 100.0);
+    let paired = paired_ratios(&mine_nps, &their_nps);
+    if let (Some(min), Some(max)) = (paired.first(), paired.last()) {
+        println!(
+            "paired ratios (each run against its neighbour): median {:.3}, range {min:.3}–{max:.3}",
+            median_f64(&paired)
+        );
+    }
     let (mine_nodes, their_nodes) = (mine[0].nodes, theirs[0].nodes);
     if mine_nodes == their_nodes {
         println!("nodes: {} for both (same search)", util::thousands(mine_nodes));
@@ -238,13 +283,10 @@ struct BenchResult {
     nps: u64,
 }
 
-/// Runs `binary bench [depth]` and reads its `<nodes> nodes <nps> nps` line.
-fn run_bench(binary: &Path, depth: Option<u32>) -> Result<BenchResult> {
+/// Runs `binary bench [--eval EVAL] [depth]` and reads its `<nodes> nodes <nps> nps` line.
+fn run_bench(binary: &Path, setup: Setup) -> Result<BenchResult> {
     let mut cmd = Command::new(binary);
-    cmd.arg("bench");
-    if let Some(depth) = depth {
-        cmd.arg(depth.to_string());
-    }
+    cmd.arg("bench").args(setup.args());
     let output = cmd.stdin(Stdio::null()).output().map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
     let stdout = String::from_utf8_lossy(&output.stdout);
     if !output.status.success() {
@@ -462,10 +504,6 @@ fn short(commit: &str) -> &str {
     commit.get(..10).unwrap_or(commit)
 }
 
-fn depth_arg(depth: Option<u32>) -> String {
-    depth.map(|d| format!(" {d}")).unwrap_or_default()
-}
-
 fn depth_name(depth: Option<u32>) -> String {
     depth.map_or_else(|| format!("{} (default)", cutoff_uci::DEFAULT_BENCH_DEPTH), |d| d.to_string())
 }
@@ -478,6 +516,22 @@ fn median(values: &[u64]) -> u64 {
         0 => 0,
         n if n % 2 == 1 => sorted[n / 2],
         n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2,
+    }
+}
+
+/// The ratios `a / b` of the runs paired by index (pairs with `b = 0` left out), sorted.
+fn paired_ratios(a: &[u64], b: &[u64]) -> Vec<f64> {
+    let mut ratios: Vec<f64> = a.iter().zip(b).filter(|&(_, &b)| b > 0).map(|(&a, &b)| a as f64 / b as f64).collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios
+}
+
+/// The median of sorted values (the mean of the middle two for an even count); 0 for none.
+fn median_f64(sorted: &[f64]) -> f64 {
+    match sorted.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
     }
 }
 
@@ -498,6 +552,24 @@ mod tests {
 
     fn log(commits: &[(&str, &str)]) -> String {
         commits.iter().map(|(hash, message)| format!("\u{1e}{hash}\n{message}\n")).collect()
+    }
+
+    #[test]
+    fn paired_ratios_and_their_median() {
+        let ratios = paired_ratios(&[300, 100, 200, 50], &[100, 100, 100, 0]);
+        assert_eq!(ratios, [1.0, 2.0, 3.0]); // sorted; the pair with a zero left out
+        assert_eq!(median_f64(&ratios), 2.0);
+        assert_eq!(median_f64(&[1.0, 2.0]), 1.5);
+        assert_eq!(median_f64(&[]), 0.0);
+    }
+
+    #[test]
+    fn bench_arguments() {
+        let plain = Setup { depth: None, eval: None };
+        assert!(plain.args().is_empty());
+        let both = Setup { depth: Some(11), eval: Some("hce") };
+        assert_eq!(both.args(), ["--eval", "hce", "11"]);
+        assert!(both.describe().ends_with("--eval hce"));
     }
 
     #[test]
