@@ -39,15 +39,18 @@ which cancels some of the machine's drift). The machine should be otherwise idle
 meaningful speed numbers.
 
 --eval hce|nnue is passed on to `cutoff bench --eval` (both binaries with --vs): the
-hand-crafted evaluation or the embedded network (the default). Not with --check, whose node
-count is the default evaluation's.
+hand-crafted evaluation or the embedded network (the default). --evalfile FILE is passed on
+to `cutoff bench --evalfile` (both binaries with --vs): a network file, so that two builds
+that embed different networks can be compared on the same one. Neither goes with --check,
+whose node count is the default evaluation's.
 
 EXAMPLES:
     cargo xtask bench                     nodes and nps at the default depth
     cargo xtask bench --check             compare with the last `Bench:` commit line
     cargo xtask bench --vs HEAD~1         speed against the previous commit (5 runs each)
     cargo xtask bench --vs main --runs 9 --depth 11
-    cargo xtask bench --vs c7aab50 --runs 15 --eval hce";
+    cargo xtask bench --vs c7aab50 --runs 15 --eval hce
+    cargo xtask bench --vs c7aab50 --runs 15 --evalfile net5.nnue";
 
 /// Arguments of `cargo xtask bench`.
 #[derive(Debug, Args)]
@@ -74,6 +77,10 @@ pub struct BenchArgs {
     /// The evaluation, passed to `cutoff bench --eval` [default: the engine's, the network].
     #[arg(long, value_name = "EVAL", conflicts_with = "check", value_parser = ["hce", "nnue"])]
     pub eval: Option<String>,
+
+    /// A network file, passed to `cutoff bench --evalfile` [default: the embedded network].
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["check", "eval"])]
+    pub evalfile: Option<PathBuf>,
 }
 
 /// Runs `cargo xtask bench`.
@@ -82,18 +89,25 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     if args.check {
         return check(&root);
     }
-    let setup = Setup { depth: args.depth, eval: args.eval.as_deref() };
+    // An absolute path, so that it names the same file whichever directory a binary runs in.
+    let evalfile = match &args.evalfile {
+        Some(path) => Some(fs::canonicalize(path).map_err(|e| format!("--evalfile {}: {e}", path.display()))?),
+        None => None,
+    };
+    let setup = Setup { depth: args.depth, eval: args.eval.as_deref(), evalfile: evalfile.as_deref() };
     match &args.vs {
         Some(rev) => versus(&root, rev, setup, args.runs.map_or(5, NonZeroU32::get)),
         None => plain(&root, setup, args.runs.map_or(1, NonZeroU32::get)),
     }
 }
 
-/// What each `cutoff bench` run is given: the depth and the evaluation (`None`: the engine's).
+/// What each `cutoff bench` run is given: the depth and the evaluation (`None`: the engine's),
+/// or a network file.
 #[derive(Debug, Clone, Copy)]
 struct Setup<'a> {
     depth: Option<u32>,
     eval: Option<&'a str>,
+    evalfile: Option<&'a Path>,
 }
 
 impl Setup<'_> {
@@ -103,15 +117,19 @@ impl Setup<'_> {
         if let Some(eval) = self.eval {
             args.extend(["--eval".to_owned(), eval.to_owned()]);
         }
+        if let Some(file) = self.evalfile {
+            args.extend(["--evalfile".to_owned(), file.display().to_string()]);
+        }
         args.extend(self.depth.map(|d| d.to_string()));
         args
     }
 
     /// "depth N" (or "depth default"), and the evaluation when one is given.
     fn describe(&self) -> String {
-        match self.eval {
-            Some(eval) => format!("depth {}, --eval {eval}", depth_name(self.depth)),
-            None => format!("depth {}", depth_name(self.depth)),
+        match (self.eval, self.evalfile) {
+            (Some(eval), _) => format!("depth {}, --eval {eval}", depth_name(self.depth)),
+            (None, Some(file)) => format!("depth {}, --evalfile {}", depth_name(self.depth), file.display()),
+            (None, None) => format!("depth {}", depth_name(self.depth)),
         }
     }
 }
@@ -150,7 +168,7 @@ fn plain(root: &Path, setup: Setup, runs: u32) -> Result<ExitCode> {
             spread_percent(&nps),
         );
     }
-    if setup.depth.is_none() && setup.eval.is_none() {
+    if setup.depth.is_none() && setup.eval.is_none() && setup.evalfile.is_none() {
         println!("Bench: {nodes}");
     }
     Ok(ExitCode::SUCCESS)
@@ -176,7 +194,7 @@ fn check(root: &Path) -> Result<ExitCode> {
     );
     let binary = build_engine(root, None)?;
     eprintln!("bench: running {} bench ...", binary.display());
-    let result = run_bench(&binary, Setup { depth: None, eval: None })?;
+    let result = run_bench(&binary, Setup { depth: None, eval: None, evalfile: None })?;
     let source = format!("commit {} \"{}\"", short(&expected.commit), expected.subject);
     if result.nodes == expected.nodes {
         println!(
@@ -565,11 +583,14 @@ mod tests {
 
     #[test]
     fn bench_arguments() {
-        let plain = Setup { depth: None, eval: None };
+        let plain = Setup { depth: None, eval: None, evalfile: None };
         assert!(plain.args().is_empty());
-        let both = Setup { depth: Some(11), eval: Some("hce") };
+        let both = Setup { depth: Some(11), eval: Some("hce"), evalfile: None };
         assert_eq!(both.args(), ["--eval", "hce", "11"]);
         assert!(both.describe().ends_with("--eval hce"));
+        let file = Setup { depth: Some(7), eval: None, evalfile: Some(Path::new("/n/net5.nnue")) };
+        assert_eq!(file.args(), ["--evalfile", "/n/net5.nnue", "7"]);
+        assert_eq!(file.describe(), "depth 7, --evalfile /n/net5.nnue");
     }
 
     #[test]
