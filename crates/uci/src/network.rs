@@ -13,7 +13,8 @@ static EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/embedded.nnue
 
 /// Whether a new engine evaluates with the embedded network (`UseNNUE`'s default). On since
 /// `net5` beat the hand-crafted evaluation by the margin `docs/nnue.md` asks for (400 games at
-/// 10+0.1); `UseNNUE false` selects the hand-crafted evaluation.
+/// 10+0.1; the embedded network is `net6` since); `UseNNUE false` selects the hand-crafted
+/// evaluation.
 pub const USE_NNUE_DEFAULT: bool = true;
 
 /// The network embedded in the binary, if the build has one (parsed once, then shared).

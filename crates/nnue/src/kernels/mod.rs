@@ -74,9 +74,10 @@ pub(crate) fn blocks_mut(s: &mut [i16]) -> &mut [Block] {
     blocks
 }
 
-/// The hidden size whose kernels are compiled with their length known (the default
-/// network's): their loops unroll. Other sizes run the same kernels with a length known only
-/// at run time.
+/// The hidden size whose kernels are compiled with their length known: their loops unroll.
+/// Other sizes run the same kernels with a length known only at run time. 256 is `net5`'s
+/// size; the default network `net6` has 512, whose general loop measured as fast as an
+/// unrolled one (`docs/nnue.md`, Speed, session 16), so the unrolled size stayed.
 pub(crate) const UNROLLED: usize = 256;
 
 /// `s` as blocks: exactly `B` of them if `B > 0` (a length known at compile time, so that
