@@ -59,7 +59,7 @@ fn add(acc: &mut [i16], row: &[i16]) {
     for (d, a) in d.iter_mut().zip(a) {
         store(d, _mm512_add_epi16(load(d), load(a)));
     }
-    avx2::add(d_rest, a_rest);
+    avx2::add::<0>(d_rest, a_rest);
 }
 
 /// `dst = src + add - sub`: a quiet move or a promotion.
@@ -70,7 +70,7 @@ fn add_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub: &[i16]) {
     for (d, ((s, a), r)) in d.iter_mut().zip(s.iter().zip(a).zip(r)) {
         store(d, _mm512_sub_epi16(_mm512_add_epi16(load(s), load(a)), load(r)));
     }
-    avx2::add_sub(d_rest, s_rest, a_rest, r_rest);
+    avx2::add_sub::<0>(d_rest, s_rest, a_rest, r_rest);
 }
 
 /// `dst = src + add - sub1 - sub2`: a capture (en passant and capturing promotions included).
@@ -83,7 +83,7 @@ fn add_sub_sub(dst: &mut [i16], src: &[i16], add: &[i16], sub1: &[i16], sub2: &[
         let v = _mm512_sub_epi16(_mm512_add_epi16(load(s), load(a)), _mm512_add_epi16(load(r1), load(r2)));
         store(d, v);
     }
-    avx2::add_sub_sub(d_rest, s_rest, a_rest, r1_rest, r2_rest);
+    avx2::add_sub_sub::<0>(d_rest, s_rest, a_rest, r1_rest, r2_rest);
 }
 
 /// `dst = src + add1 + add2 - sub1 - sub2`: castling.
@@ -97,7 +97,7 @@ fn add_add_sub_sub(dst: &mut [i16], src: &[i16], adds: [&[i16]; 2], subs: [&[i16
         let plus = _mm512_add_epi16(load(s), _mm512_add_epi16(load(a1), load(a2)));
         store(d, _mm512_sub_epi16(plus, _mm512_add_epi16(load(r1), load(r2))));
     }
-    avx2::add_add_sub_sub(d_rest, s_rest, [a1_rest, a2_rest], [r1_rest, r2_rest]);
+    avx2::add_add_sub_sub::<0>(d_rest, s_rest, [a1_rest, a2_rest], [r1_rest, r2_rest]);
 }
 
 /// `Σ screlu(stm[k]) × weights[k] + Σ screlu(other[k]) × weights[N + k]`, exactly, as the

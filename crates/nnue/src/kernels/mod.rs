@@ -78,10 +78,12 @@ pub(crate) fn blocks_mut(s: &mut [i16]) -> &mut [Block] {
 /// Other sizes run the same kernels with a length known only at run time. 256 is `net5`'s
 /// size; the default network `net6` has 512, whose general loop measured as fast as an
 /// unrolled one (`docs/nnue.md`, Speed, session 16), so the unrolled size stayed.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 pub(crate) const UNROLLED: usize = 256;
 
 /// `s` as blocks: exactly `B` of them if `B > 0` (a length known at compile time, so that
 /// the kernels' loops unroll; `s` has that length), or all of them if `B == 0`.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[inline(always)]
 pub(crate) fn sized<const B: usize>(s: &[i16]) -> &[Block] {
     let all = blocks(s);
@@ -89,6 +91,7 @@ pub(crate) fn sized<const B: usize>(s: &[i16]) -> &[Block] {
 }
 
 /// `s` as blocks, mutably: see [`sized`].
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[inline(always)]
 pub(crate) fn sized_mut<const B: usize>(s: &mut [i16]) -> &mut [Block] {
     let all = blocks_mut(s);
