@@ -22,8 +22,6 @@ use core::arch::x86_64::{
     _mm256_min_epi16, _mm256_mullo_epi16, _mm256_set1_epi16, _mm256_setzero_si256, _mm256_srli_epi16,
     _mm256_storeu_si256, _mm256_sub_epi16,
 };
-#[cfg(target_feature = "avx512bw")]
-use core::arch::x86_64::{_mm256_unpackhi_epi16, _mm256_unpacklo_epi16};
 
 use super::{Block, sized, sized_mut};
 use crate::QA;
@@ -92,36 +90,12 @@ pub(super) fn add_add_sub_sub<const B: usize>(dst: &mut [i16], src: &[i16], adds
     }
 }
 
-/// The terms `screlu(acc[k]) × w[k]` of one block, exactly, as two vectors of 8 `i32`: the
-/// first holds neurons 0-3 and 8-11, the second 4-7 and 12-15, so that each `i32` lane
-/// always holds the same neuron of a block (the residue `k % 16` of the overflow proof).
-/// The AVX-512 build's last 16 neurons use it; the AVX2 build's [`output_sum`] uses the
-/// cheaper [`pair_terms`].
-///
-/// `c = clamp(acc, 0, QA)`; `c²` (at most 65025) fits a `u16`, not an `i16`, so it is split
-/// into `x = c² / 2` and `y = c² - x`, both at most 32513, and `_mm256_madd_epi16` of the
-/// interleaved pairs `(x, y)` and `(w, w)` gives `x·w + y·w = c²·w` in each `i32` lane,
-/// exactly: at most `65025 × 32768 < 2³¹` in magnitude.
-#[cfg(target_feature = "avx512bw")]
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(super) fn terms(acc: __m256i, w: __m256i) -> [__m256i; 2] {
-    let c = _mm256_min_epi16(_mm256_max_epi16(acc, _mm256_setzero_si256()), _mm256_set1_epi16(QA as i16));
-    let square = _mm256_mullo_epi16(c, c);
-    let x = _mm256_srli_epi16::<1>(square);
-    let y = _mm256_sub_epi16(square, x);
-    [
-        _mm256_madd_epi16(_mm256_unpacklo_epi16(x, y), _mm256_unpacklo_epi16(w, w)),
-        _mm256_madd_epi16(_mm256_unpackhi_epi16(x, y), _mm256_unpackhi_epi16(w, w)),
-    ]
-}
-
 /// The terms `screlu(acc[k]) × w[k]` of one block in two parts, `[half, odd]`, with
 /// `c²·w = 2 × half + odd` summed over each pair of neighbouring neurons: `c = clamp(acc, 0,
 /// QA)`, and `c²` (at most 65025, too large for an `i16`) is split into `c² / 2` (at most
 /// 32512) and `c² % 2`, each multiplied by `w` and added in pairs by `_mm256_madd_epi16`
 /// (at most `2 × 32512 × 32768 < 2³¹`). No unpacking: 4 instructions fewer a block than
-/// [`terms`]'s interleaving.
+/// interleaving `c² / 2` and `c² - c² / 2` into one `madd` with `(w, w)`.
 ///
 /// `i32` lane `i` of each part holds neurons `2i` and `2i + 1` of the block (residues
 /// `2i % 16` and `(2i + 1) % 16`). Over a whole sum, a lane of `half` is at most
@@ -149,14 +123,6 @@ pub(super) fn lane_sum(v: __m256i) -> i64 {
     // alignment; AVX2 is enabled at compile time.
     unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), sum) };
     out.iter().sum()
-}
-
-/// The sum of 16 `i32` lanes (two vectors), in `i64`.
-#[cfg(target_feature = "avx512bw")]
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(super) fn reduce(lanes: [__m256i; 2]) -> i64 {
-    lane_sum(lanes[0]) + lane_sum(lanes[1])
 }
 
 /// `Σ screlu(stm[k]) × weights[k] + Σ screlu(other[k]) × weights[N + k]`, exactly

@@ -9,10 +9,10 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi16, _mm512_add_epi32, _mm512_add_epi64, _mm512_castsi512_si256, _mm512_cvtepi32_epi64,
-    _mm512_extracti64x4_epi64, _mm512_loadu_si512, _mm512_madd_epi16, _mm512_max_epi16, _mm512_min_epi16,
-    _mm512_mullo_epi16, _mm512_reduce_add_epi64, _mm512_set1_epi16, _mm512_setzero_si512, _mm512_srli_epi16,
-    _mm512_storeu_si512, _mm512_sub_epi16, _mm512_unpackhi_epi16, _mm512_unpacklo_epi16,
+    __m512i, _mm256_add_epi32, _mm256_setzero_si256, _mm512_add_epi16, _mm512_add_epi32, _mm512_add_epi64,
+    _mm512_and_si512, _mm512_castsi512_si256, _mm512_cvtepi32_epi64, _mm512_extracti64x4_epi64, _mm512_loadu_si512,
+    _mm512_madd_epi16, _mm512_max_epi16, _mm512_min_epi16, _mm512_mullo_epi16, _mm512_reduce_add_epi64,
+    _mm512_set1_epi16, _mm512_setzero_si512, _mm512_srli_epi16, _mm512_storeu_si512, _mm512_sub_epi16,
 };
 
 use super::avx2;
@@ -100,52 +100,52 @@ fn add_add_sub_sub(dst: &mut [i16], src: &[i16], adds: [&[i16]; 2], subs: [&[i16
     avx2::add_add_sub_sub::<0>(d_rest, s_rest, [a1_rest, a2_rest], [r1_rest, r2_rest]);
 }
 
-/// `Σ screlu(stm[k]) × weights[k] + Σ screlu(other[k]) × weights[N + k]`, exactly, as the
-/// AVX2 kernel computes it, 32 neurons at a time: the `i32` lanes of the two 512-bit sums
-/// each hold one neuron of a 32-neuron block (lane `i` of the first, neuron `i % 4 + 8 ×
-/// (i / 4)`, of the second the same plus 4), so every lane's terms share a residue `k % 16`
-/// and the load-time proof bounds every partial sum; the last 16 neurons, if any, go to two
-/// AVX2 sums with the same property.
+/// `Σ screlu(stm[k]) × weights[k] + Σ screlu(other[k]) × weights[N + k]`, exactly, by the
+/// AVX2 kernel's method 32 neurons at a time: the two parts of [`pair_terms`] are summed in
+/// 16 `i32` lanes each, then added in `i64` as `2 × half + odd`. Lane `i` of a part holds
+/// neurons `2i` and `2i + 1` of each 32-neuron block, residues `2i % 16` and `2i % 16 + 1`:
+/// half of the terms that the AVX2 kernel's lane `i % 8` sums, so the same load-time bound
+/// holds. The last 16 neurons, if any, go to the AVX2 kernel's own two parts.
 #[inline]
 #[target_feature(enable = "avx512bw")]
 fn output_sum(stm: &[i16], other: &[i16], weights: &[i16]) -> i64 {
     let (w_stm, w_other) = weights.split_at(stm.len());
-    let mut lanes = [_mm512_setzero_si512(); 2];
-    let mut rest = [core::arch::x86_64::_mm256_setzero_si256(); 2];
+    let (mut half, mut odd) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+    let (mut half_rest, mut odd_rest) = (_mm256_setzero_si256(), _mm256_setzero_si256());
     for (acc, w) in [(stm, w_stm), (other, w_other)] {
         let ((a, a_rest), (w, w_rest)) = (wide(acc), wide(w));
         for (a, w) in a.iter().zip(w) {
-            let [low, high] = terms(load(a), load(w));
-            lanes = [_mm512_add_epi32(lanes[0], low), _mm512_add_epi32(lanes[1], high)];
+            let [h, o] = pair_terms(load(a), load(w));
+            (half, odd) = (_mm512_add_epi32(half, h), _mm512_add_epi32(odd, o));
         }
         for (a, w) in super::blocks(a_rest).iter().zip(super::blocks(w_rest)) {
-            let [low, high] = avx2::terms(avx2::load(a), avx2::load(w));
-            rest = [
-                core::arch::x86_64::_mm256_add_epi32(rest[0], low),
-                core::arch::x86_64::_mm256_add_epi32(rest[1], high),
-            ];
+            let [h, o] = avx2::pair_terms(avx2::load(a), avx2::load(w));
+            (half_rest, odd_rest) = (_mm256_add_epi32(half_rest, h), _mm256_add_epi32(odd_rest, o));
         }
     }
-    let wide_sum = |v: __m512i| {
-        let low = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(v));
-        _mm512_add_epi64(low, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64::<1>(v)))
-    };
-    _mm512_reduce_add_epi64(_mm512_add_epi64(wide_sum(lanes[0]), wide_sum(lanes[1]))) + avx2::reduce(rest)
+    let half = lane_sum(half) + avx2::lane_sum(half_rest);
+    2 * half + lane_sum(odd) + avx2::lane_sum(odd_rest)
 }
 
-/// The terms `screlu(acc[k]) × w[k]` of 32 neurons as two vectors of 16 `i32`, exactly:
-/// the AVX2 kernel's method (`c² = x + y`, `_mm512_madd_epi16` of `(x, y)` and `(w, w)`).
+/// The terms `screlu(acc[k]) × w[k]` of 32 neurons in two parts, `[half, odd]`, as the AVX2
+/// kernel's `pair_terms` computes them for 16: `c = clamp(acc, 0, QA)`, `c² / 2` and
+/// `c² % 2` each multiplied by `w` and added in neighbouring pairs by `_mm512_madd_epi16`.
 #[inline]
 #[target_feature(enable = "avx512bw")]
-fn terms(acc: __m512i, w: __m512i) -> [__m512i; 2] {
+fn pair_terms(acc: __m512i, w: __m512i) -> [__m512i; 2] {
     let c = _mm512_min_epi16(_mm512_max_epi16(acc, _mm512_setzero_si512()), _mm512_set1_epi16(QA as i16));
     let square = _mm512_mullo_epi16(c, c);
-    let x = _mm512_srli_epi16::<1>(square);
-    let y = _mm512_sub_epi16(square, x);
-    [
-        _mm512_madd_epi16(_mm512_unpacklo_epi16(x, y), _mm512_unpacklo_epi16(w, w)),
-        _mm512_madd_epi16(_mm512_unpackhi_epi16(x, y), _mm512_unpackhi_epi16(w, w)),
-    ]
+    let half = _mm512_srli_epi16::<1>(square);
+    let odd = _mm512_and_si512(square, _mm512_set1_epi16(1));
+    [_mm512_madd_epi16(half, w), _mm512_madd_epi16(odd, w)]
+}
+
+/// The sum of the 16 `i32` lanes of `v`, in `i64`.
+#[inline]
+#[target_feature(enable = "avx512bw")]
+fn lane_sum(v: __m512i) -> i64 {
+    let low = _mm512_cvtepi32_epi64(_mm512_castsi512_si256(v));
+    _mm512_reduce_add_epi64(_mm512_add_epi64(low, _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64::<1>(v))))
 }
 
 /// The entry points of the kernels above, callable from code without the `target_feature`

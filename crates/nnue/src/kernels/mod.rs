@@ -28,9 +28,9 @@
 //! The output layer's SIMD kernels sum in `i32` lanes whose terms are bounded by the
 //! network's load-time output check, so the lanes never overflow in any order. The check
 //! bounds `Σ|w[k]|` over each residue `k % 16` of the bucket's `2N` weights (the two halves
-//! share the residues: `N` is a multiple of 16). The AVX-512 kernel gives each lane one
-//! residue; the AVX2 kernel gives each lane two neighbouring residues in two parts, `c² / 2`
-//! and `c² % 2` (see `avx2::pair_terms` for its bound), which saves the interleaving.
+//! share the residues: `N` is a multiple of 16). Both SIMD kernels give each lane terms of two
+//! neighbouring residues in two parts, `c² / 2` and `c² % 2` (see `avx2::pair_terms` for the
+//! bound; an AVX-512 lane sums half of the terms of an AVX2 lane).
 
 pub(crate) mod portable;
 
