@@ -1218,6 +1218,8 @@ impl Worker {
         let mut tried = 0;
         while let Some(mv) = self.next_move(&mut picker) {
             if !in_check {
+                // Whether SEE already found the capture winning, which implies not losing.
+                let mut wins = false;
                 // Delta pruning: even winning the victim with a margin leaves us below alpha.
                 if sh.options.features.qsearch_delta() && mv.promotion().is_none() {
                     let victim = if mv.is_en_passant() {
@@ -1229,12 +1231,15 @@ impl Worker {
                         continue;
                     }
                     // Far below alpha, an even trade cannot help either: only captures that win.
-                    if eval + DELTA_MARGIN.get() <= alpha && !board.see_ge(mv, 1) {
-                        continue;
+                    if eval + DELTA_MARGIN.get() <= alpha {
+                        if !board.see_ge(mv, 1) {
+                            continue;
+                        }
+                        wins = true;
                     }
                 }
                 // SEE pruning: captures that lose material cannot raise the score.
-                if sh.options.features.qsearch_see() && !board.see_ge(mv, 0) {
+                if sh.options.features.qsearch_see() && !wins && !board.see_ge(mv, 0) {
                     continue;
                 }
             }
