@@ -8,7 +8,7 @@ use cutoff_ordering::{CONTINUATION_PLIES, Continuations, Histories, Killers, Mov
 use cutoff_syzygy::Wdl;
 use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY, TtEntry};
 
-use crate::correction::CorrectionHistory;
+use crate::correction::{CorrectionHistory, Slots};
 use crate::evaluator::{Evaluator, ThreadEvaluator};
 use crate::params::*;
 use crate::report::Report;
@@ -527,11 +527,11 @@ impl Worker {
     /// A raw static evaluation corrected by the correction history (with the selective search
     /// on), kept clear of mate scores.
     #[inline(always)]
-    fn corrected(&self, board: &Board, raw: i32, sh: &Shared) -> i32 {
+    fn corrected(&self, slots: Slots, raw: i32, sh: &Shared) -> i32 {
         if !sh.options.features.pruning() {
             return raw;
         }
-        self.correction.correct(board, raw).clamp(-MATE_IN_MAX_PLY + 1, MATE_IN_MAX_PLY - 1)
+        self.correction.correct(slots, raw).clamp(-MATE_IN_MAX_PLY + 1, MATE_IN_MAX_PLY - 1)
     }
 
     /// The alpha-beta search of one node: the root, a PV node or a null-window node (`N`).
@@ -590,6 +590,11 @@ impl Worker {
         // Children inherit the path's double extensions (the move loop adds its own).
         let doubles = self.at(ply).double_extensions;
         self.at(ply + 1).double_extensions = doubles;
+        // The correction history's entries, loaded while the TT probe waits for its own.
+        let slots = CorrectionHistory::slots(board);
+        if !in_check {
+            self.correction.prefetch(slots);
+        }
         let key = board.key();
         // A verification search (with a move left out) neither reads nor writes the TT score.
         let entry = sh.tt.probe(key, ply);
@@ -656,7 +661,7 @@ impl Worker {
         } else {
             Some(self.evaluate(board))
         };
-        let static_eval = raw_eval.map(|raw| self.corrected(board, raw, sh));
+        let static_eval = raw_eval.map(|raw| self.corrected(slots, raw, sh));
         self.at(ply).static_eval = static_eval;
         let eval = match (static_eval, entry) {
             (None, _) => -INFINITY,
@@ -1070,7 +1075,7 @@ impl Worker {
                 && !(bound == Bound::Upper && best >= se)
                 && best.abs() < MATE_IN_MAX_PLY
             {
-                self.correction.update(board, depth, best - se);
+                self.correction.update(slots, depth, best - se);
             }
             sh.tt.store(
                 key,
@@ -1181,6 +1186,11 @@ impl Worker {
             return self.evaluate(board);
         }
 
+        // The correction history's entries, loaded while the TT probe waits for its own.
+        let slots = CorrectionHistory::slots(board);
+        if !in_check {
+            self.correction.prefetch(slots);
+        }
         let key = board.key();
         let entry = sh.tt.probe(key, ply);
         if let Some(e) = entry
@@ -1203,7 +1213,7 @@ impl Worker {
                 Some(e) => e.eval,
                 None => self.evaluate(board),
             };
-            eval = self.corrected(board, raw_eval, sh);
+            eval = self.corrected(slots, raw_eval, sh);
             if eval >= beta {
                 return eval;
             }
