@@ -7,6 +7,7 @@ extern crate alloc;
 mod history;
 mod killers;
 mod mvv_lva;
+mod param;
 mod picker;
 mod switches;
 
@@ -16,4 +17,5 @@ pub use history::{
 };
 pub use killers::{Killers, MAX_KILLERS};
 pub use mvv_lva::{MVV_LVA, QUEEN_PROMOTION_BONUS, mvv_lva};
+pub use param::{CAPTURE_HISTORY_DIVISOR, MVV_LVA_SCALE, Param, params};
 pub use picker::{MovePicker, OrderingConfig, PickerIter, Stage};

@@ -3,7 +3,9 @@
 use arrayvec::ArrayVec;
 use cutoff_board::{Bitboard, Board, CheckSquares, GenKind, Move, PieceType};
 
-use crate::{CONTINUATION_PLIES, Continuations, Histories, MAX_KILLERS, mvv_lva};
+use crate::{
+    CAPTURE_HISTORY_DIVISOR, CONTINUATION_PLIES, Continuations, Histories, MAX_KILLERS, MVV_LVA_SCALE, mvv_lva,
+};
 
 crate::study_switches! {
     /// Which ordering heuristics the picker uses. [`OrderingConfig::FULL`] is what the engine
@@ -596,8 +598,12 @@ impl<'a> MovePicker<'a> {
     /// attacker steps of MVV-LVA either way).
     #[inline(always)]
     fn noisy_score(&self, history: &Histories, mv: Move) -> i32 {
-        let mvv_lva = if self.config.mvv_lva() { mvv_lva(self.board, mv) * 512 } else { 0 };
-        let history = if self.config.capture_history() { history.capture.get(self.board, mv) / 8 } else { 0 };
+        let mvv_lva = if self.config.mvv_lva() { mvv_lva(self.board, mv) * MVV_LVA_SCALE.get() } else { 0 };
+        let history = if self.config.capture_history() {
+            history.capture.get(self.board, mv) / CAPTURE_HISTORY_DIVISOR.get()
+        } else {
+            0
+        };
         mvv_lva + history
     }
 

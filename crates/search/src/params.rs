@@ -9,60 +9,7 @@
 //! The time-management factors at the end are plain constants: they only matter in timed
 //! games, so they are tuned by matches, not SPSA on fixed nodes.
 
-#[cfg(feature = "tune")]
-use std::sync::atomic::{AtomicI32, Ordering};
-
-/// A tunable search parameter: an integer with a default and a range.
-///
-/// ```
-/// let rfp = cutoff_search::params().iter().find(|p| p.name == "RFP_MARGIN").unwrap();
-/// assert!(rfp.min <= rfp.default && rfp.default <= rfp.max);
-/// assert_eq!(rfp.get(), rfp.default); // unless set in a `tune` build
-/// ```
-#[derive(Debug)]
-pub struct Param {
-    /// The name, as the UCI option and in the SPSA configuration.
-    pub name: &'static str,
-    /// The value of normal builds.
-    pub default: i32,
-    /// The smallest value a tuner may try.
-    pub min: i32,
-    /// The largest value a tuner may try.
-    pub max: i32,
-    /// SPSA's final perturbation size (`c_end`), about a tenth of the range.
-    pub step: f64,
-    #[cfg(feature = "tune")]
-    value: AtomicI32,
-}
-
-impl Param {
-    const fn new(name: &'static str, default: i32, min: i32, max: i32, step: f64) -> Param {
-        Param {
-            name,
-            default,
-            min,
-            max,
-            step,
-            #[cfg(feature = "tune")]
-            value: AtomicI32::new(default),
-        }
-    }
-
-    /// The current value: the default, or in a `tune` build the value last set.
-    #[inline(always)]
-    pub fn get(&self) -> i32 {
-        #[cfg(feature = "tune")]
-        return self.value.load(Ordering::Relaxed);
-        #[cfg(not(feature = "tune"))]
-        self.default
-    }
-
-    /// Sets the value (only in a `tune` build; elsewhere parameters are constants).
-    #[cfg(feature = "tune")]
-    fn set(&self, value: i32) {
-        self.value.store(value, Ordering::Relaxed);
-    }
-}
+pub use cutoff_ordering::Param;
 
 /// Why [`set_param`] refused a value.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,8 +51,9 @@ macro_rules! params {
             $(#[doc = $doc])*
             pub(crate) static $name: Param = Param::new(stringify!($name), $default, $min, $max, $step);
         )*
-        /// Every tunable parameter, in declaration order.
-        static ALL: &[&Param] = &[$(&$name),*];
+        /// Every tunable parameter: the search's in declaration order, then the move
+        /// picker's ([`cutoff_ordering::params`]; a test checks that none is missing).
+        static ALL: &[&Param] = &[$(&$name,)* &cutoff_ordering::MVV_LVA_SCALE, &cutoff_ordering::CAPTURE_HISTORY_DIVISOR];
     };
 }
 
@@ -261,11 +209,13 @@ fn lmr_formula(depth: i32, moves: usize) -> i32 {
     ((f64::from(LMR_BASE.get()) + product * 100.0 * 100.0 / f64::from(LMR_DIVISOR.get())) / 100.0) as i32
 }
 
-/// Every search parameter, in declaration order.
+/// Every tunable parameter: the search's, in declaration order, then the move picker's
+/// ([`cutoff_ordering::params`]).
 ///
 /// ```
 /// let names: Vec<_> = cutoff_search::params().iter().map(|p| p.name).collect();
 /// assert!(names.contains(&"LMP_BASE"));
+/// assert!(names.contains(&"MVV_LVA_SCALE")); // the picker's
 /// ```
 pub fn params() -> &'static [&'static Param] {
     ALL
@@ -348,6 +298,13 @@ mod tests {
             assert!(p.min <= p.default && p.default <= p.max, "{}", p.name);
             assert!(p.step > 0.0, "{}", p.name);
             assert!(names.insert(p.name), "{} twice", p.name);
+        }
+    }
+
+    #[test]
+    fn every_picker_parameter_is_listed() {
+        for p in cutoff_ordering::params() {
+            assert!(ALL.iter().any(|q| core::ptr::eq(*q, *p)), "{} is missing from ALL", p.name);
         }
     }
 
