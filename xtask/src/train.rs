@@ -588,21 +588,88 @@ impl Adam {
     }
 }
 
+/// One chunk's gradient, kept sparse in `W1`: a position adds to the `W1` rows of its ~30
+/// features only, so the buffer records which rows it wrote (`rows`), and only those are
+/// summed into the batch's gradient and cleared for the next batch. The rest of the buffer
+/// (`b1`, `W2`, `b2`) is dense. With king buckets `W1` has `K` times the rows while a chunk
+/// still touches a few thousand of them, so clearing and summing whole buffers
+/// (`CHUNKS` × the model's size a batch) would cost more than the positions themselves.
+#[derive(Clone, Debug)]
+struct ChunkGradient {
+    grad: Vec<f32>,
+    /// Whether each row of `W1` is listed in `rows`.
+    touched: Vec<bool>,
+    /// The rows of `W1` this chunk's positions wrote since the last clear.
+    rows: Vec<u32>,
+}
+
+impl ChunkGradient {
+    /// `CHUNKS` cleared buffers for `model`.
+    fn for_model(model: &Model) -> Vec<ChunkGradient> {
+        let empty = ChunkGradient {
+            grad: vec![0.0; model.params.len()],
+            touched: vec![false; model.inputs()],
+            rows: Vec::new(),
+        };
+        vec![empty; CHUNKS]
+    }
+
+    /// Records that a position with these features writes their rows (both perspectives).
+    fn touch(&mut self, features: &[[u16; 2]]) {
+        for &[f, g] in features {
+            for row in [f, g] {
+                if !self.touched[usize::from(row)] {
+                    self.touched[usize::from(row)] = true;
+                    self.rows.push(u32::from(row));
+                }
+            }
+        }
+    }
+
+    /// Zeroes what the last batch wrote: the touched rows of `W1` and the dense rest.
+    fn clear(&mut self, hidden: usize, b1_start: usize) {
+        for &row in &self.rows {
+            self.grad[row as usize * hidden..][..hidden].fill(0.0);
+            self.touched[row as usize] = false;
+        }
+        self.rows.clear();
+        self.grad[b1_start..].fill(0.0);
+    }
+
+    /// Adds this chunk's gradient to `total`: the touched rows of `W1` and the dense rest.
+    /// Rows it did not touch hold `+0.0`, whose addition would change nothing (a sum that
+    /// starts at `+0.0` is never `-0.0`), so the result is bit for bit the dense sum's.
+    fn add_to(&self, total: &mut [f32], hidden: usize, b1_start: usize) {
+        for &row in &self.rows {
+            let at = row as usize * hidden;
+            for (t, x) in total[at..at + hidden].iter_mut().zip(&self.grad[at..at + hidden]) {
+                *t += x;
+            }
+        }
+        for (t, x) in total[b1_start..].iter_mut().zip(&self.grad[b1_start..]) {
+            *t += x;
+        }
+    }
+}
+
 /// The gradient (mean over the batch) and summed squared error of `batch`, in `CHUNKS` fixed
-/// chunks spread over `threads`.
+/// chunks spread over `threads`; `grads` are the chunks' buffers
+/// ([`ChunkGradient::for_model`]), reused from batch to batch. The chunks' gradients are
+/// summed in chunk order, so the result does not depend on `threads`.
 fn batch_gradient(
     model: &Model,
     data: &Dataset,
     batch: &[u32],
     lambda: f32,
     threads: usize,
-    grads: &mut [Vec<f32>],
+    grads: &mut [ChunkGradient],
 ) -> (Vec<f32>, f64) {
     let per = batch.len().div_ceil(CHUNKS).max(1);
     let chunks: Vec<&[u32]> = batch.chunks(per).collect();
     let mut errors = vec![0.0f64; chunks.len()];
+    let (hidden, b1_start) = (model.hidden, model.b1_start());
     std::thread::scope(|s| {
-        let mut work: Vec<(&[u32], &mut Vec<f32>, &mut f64)> =
+        let mut work: Vec<(&[u32], &mut ChunkGradient, &mut f64)> =
             chunks.iter().copied().zip(grads.iter_mut()).zip(errors.iter_mut()).map(|((c, g), e)| (c, g, e)).collect();
         let per_thread = work.len().div_ceil(threads.max(1)).max(1);
         while !work.is_empty() {
@@ -612,11 +679,12 @@ fn batch_gradient(
                 let mut scratch = Scratch::new(model.hidden);
                 let mut buffer = [[0u16; 2]; 32];
                 for (chunk, grad, error) in mine {
-                    grad.iter_mut().for_each(|g| *g = 0.0);
+                    grad.clear(hidden, b1_start);
                     let mut sum = 0.0f64;
                     for &i in chunk {
                         let (p, features) = data.entry(i, &mut buffer);
-                        sum += f64::from(model.backward(features, target(p, lambda), &mut scratch, grad));
+                        grad.touch(features);
+                        sum += f64::from(model.backward(features, target(p, lambda), &mut scratch, &mut grad.grad));
                     }
                     *error = sum;
                 }
@@ -625,9 +693,7 @@ fn batch_gradient(
     });
     let mut total = vec![0.0f32; model.params.len()];
     for g in grads.iter().take(chunks.len()) {
-        for (t, x) in total.iter_mut().zip(g) {
-            *t += x;
-        }
+        g.add_to(&mut total, hidden, b1_start);
     }
     let scale = 1.0 / batch.len() as f32;
     total.iter_mut().for_each(|t| *t *= scale);
@@ -758,7 +824,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     );
     let mut model = Model::new(args.king_buckets, args.hidden, args.output_buckets, &mut rng);
     let mut adam = Adam::new(model.params.len());
-    let mut grads = vec![vec![0.0f32; model.params.len()]; CHUNKS];
+    let mut grads = ChunkGradient::for_model(&model);
     let batches = training.len().div_ceil(args.batch);
     let total_steps = batches * args.epochs;
     let mut progress = Progress::new("train", total_steps as u64, progress::plain_wanted(args.plain));
@@ -912,7 +978,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         let mut rng = Rng::new(7);
         let mut model = Model::new(layout, 16, buckets, &mut rng);
         let mut adam = Adam::new(model.params.len());
-        let mut grads = vec![vec![0.0f32; model.params.len()]; CHUNKS];
+        let mut grads = ChunkGradient::for_model(&model);
         let before = loss(&model, &data, &set, 0.5, 1);
         for _ in 0..200 {
             let (grad, _) = batch_gradient(&model, &data, &set, 0.5, 2, &mut grads);
@@ -993,11 +1059,43 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         let data = dataset();
         let set: Vec<u32> = (0..data.positions.len() as u32).collect();
         let model = Model::new(KingBuckets::NONE, 32, 8, &mut Rng::new(3));
-        let mut grads = vec![vec![0.0f32; model.params.len()]; CHUNKS];
+        let mut grads = ChunkGradient::for_model(&model);
         let (one, e1) = batch_gradient(&model, &data, &set, 0.5, 1, &mut grads);
         let (three, e3) = batch_gradient(&model, &data, &set, 0.5, 3, &mut grads);
         assert_eq!(one, three);
         assert_eq!(e1, e3);
+    }
+
+    #[test]
+    fn sparse_chunk_gradients_equal_the_dense_sum_bit_for_bit() {
+        // The chunks' buffers are reused: a second batch must see nothing of the first.
+        let data = dataset_of(parse_king_buckets("8").unwrap());
+        let all: Vec<u32> = (0..data.positions.len() as u32).collect();
+        let model = Model::new(data.layout, 32, 8, &mut Rng::new(9));
+        let mut grads = ChunkGradient::for_model(&model);
+        let (first, second) = all.split_at(all.len() / 2);
+        for batch in [first, second, &all[..]] {
+            let (sparse, _) = batch_gradient(&model, &data, batch, 0.5, 2, &mut grads);
+            // The reference: every chunk into a whole zeroed buffer, summed in chunk order.
+            let mut dense = vec![0.0f32; model.params.len()];
+            let mut scratch = Scratch::new(model.hidden);
+            let mut buffer = [[0u16; 2]; 32];
+            for chunk in batch.chunks(batch.len().div_ceil(CHUNKS)) {
+                let mut grad = vec![0.0f32; model.params.len()];
+                for &i in chunk {
+                    let (p, features) = data.entry(i, &mut buffer);
+                    model.backward(features, target(p, 0.5), &mut scratch, &mut grad);
+                }
+                for (t, x) in dense.iter_mut().zip(&grad) {
+                    *t += x;
+                }
+            }
+            let scale = 1.0 / batch.len() as f32;
+            dense.iter_mut().for_each(|t| *t *= scale);
+            assert!(dense.iter().any(|&g| g != 0.0));
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&sparse), bits(&dense));
+        }
     }
 
     #[test]
@@ -1021,7 +1119,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         for b in &mut model.params[b1..w2] {
             *b = 0.3;
         }
-        let mut grads = vec![vec![0.0f32; model.params.len()]; CHUNKS];
+        let mut grads = ChunkGradient::for_model(&model);
         let (grad, _) = batch_gradient(&model, &data, &set, 0.5, 1, &mut grads);
         // The summed squared error over the set, in f64 for a clean difference quotient.
         let error = |m: &Model| -> f64 {
