@@ -63,7 +63,7 @@ impl CorrectionHistory {
         self.minor.fill(0);
     }
 
-    /// Where `board`'s four entries are ([`CorrectionHistory::slots`]).
+    /// Where `board`'s four entries are.
     #[inline(always)]
     pub(crate) fn slots(board: &Board) -> Slots {
         let stm = board.side_to_move() as usize;
@@ -135,7 +135,10 @@ fn prefetch<T>(value: &T) {
         // SAFETY: `_mm_prefetch` is a hint that never faults and changes no program state,
         // whatever the address; here it is that of a live reference. SSE, which it needs, is
         // part of every x86-64 target. Measured gain: docs/benchmarks.md (issue 27).
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(core::ptr::from_ref(value).cast()) }
+        #[allow(unsafe_code)]
+        unsafe {
+            _mm_prefetch::<_MM_HINT_T0>(core::ptr::from_ref(value).cast());
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = value;
