@@ -10,6 +10,7 @@
 //! each entry stays within ±`CORRECTION_MAX` cp.
 
 use cutoff_board::{Board, Color, PieceType};
+use cutoff_tt::prefetch;
 
 use crate::params::{CORRECTION_MAX, CORRECTION_WEIGHT_MAX};
 
@@ -124,24 +125,6 @@ pub(crate) struct Slots {
     pawn: usize,
     non_pawn: [usize; 2],
     minor: usize,
-}
-
-/// Asks the CPU to bring the cache line of `value` into its caches.
-#[inline(always)]
-fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // SAFETY: `_mm_prefetch` is a hint that never faults and changes no program state,
-        // whatever the address; here it is that of a live reference. SSE, which it needs, is
-        // part of every x86-64 target. Measured gain: docs/benchmarks.md (issue 27).
-        #[allow(unsafe_code)]
-        unsafe {
-            _mm_prefetch::<_MM_HINT_T0>(core::ptr::from_ref(value).cast());
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
 }
 
 #[cfg(test)]

@@ -18,8 +18,7 @@
 //! assert_eq!(board.uci(result.best_move.unwrap()).to_string(), "f3f7");
 //! ```
 #![warn(missing_docs)]
-// One `unsafe` block, the correction history's prefetch (correction.rs), allowed where it is.
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 mod correction;
 mod engine;
