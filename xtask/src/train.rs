@@ -15,6 +15,10 @@
 //!   SCReLU `clamp(x, 0, 1)^2`, and the output is `b2[b] + W2[b] . [act(stm) ; act(other)]`
 //!   for the position's output bucket `b` (`cutoff_nnue::output_bucket` of its piece count).
 //!   The evaluation in centipawns is `out * SCALE` (200).
+//! * **Factoriser** (`--factorise`, king buckets only). The model also holds 768 shared rows
+//!   `F`; the network computes with `W1[b * 768 + i] + F[i]` (clipped to `[-CLIP, CLIP]`), so
+//!   `F`'s gradient is the sum of the gradients of the rows of its piece and square in every
+//!   bucket. The written file holds those sums: the engine's layout is unchanged.
 //! * **Target.** `lambda * result + (1 - lambda) * sigmoid(score / SCALE)`, from the side to
 //!   move's view; positions without a score use the result alone. The loss is the mean
 //!   squared error of `sigmoid(out)` against the target.
@@ -35,7 +39,7 @@ use std::time::Instant;
 use clap::Args;
 use cutoff_board::{Board, Color, PieceType};
 use cutoff_datagen::format::GameReader;
-use cutoff_nnue::KingBuckets;
+use cutoff_nnue::{INPUTS, KingBuckets};
 
 use crate::progress::{self, Progress};
 use crate::tune;
@@ -88,6 +92,14 @@ pub struct TrainArgs {
     /// half-board squares a1, b1, c1, d1, a2, ..., d8 (mirrored). Ranks are the king's side's.
     #[arg(long, default_value = "none", value_parser = parse_king_buckets, value_name = "SPEC")]
     pub king_buckets: KingBuckets,
+
+    /// With king buckets, also train one shared set of the 768 piece-square weights (a
+    /// factoriser) that every bucket's weights are added to: a bucket's own weights then learn
+    /// only how it differs from the others, and what a position teaches about a piece on a
+    /// square reaches every bucket. The file holds the sums, so the engine sees the usual
+    /// layout. Needs a layout of 2 buckets or more.
+    #[arg(long)]
+    pub factorise: bool,
 
     /// Passes over the training positions.
     #[arg(long, default_value_t = 30)]
@@ -322,13 +334,23 @@ struct Model {
     layout: KingBuckets,
     hidden: usize,
     buckets: usize,
+    /// `W1`, `b1`, `W2`, `b2`, and with a factoriser its 768 shared rows `F` at the end.
     params: Vec<f32>,
+    /// Whether `params` ends with the factoriser `F` (see [`TrainArgs::factorise`]).
+    factorised: bool,
+    /// With a factoriser, the `W1` the network computes with: each row plus the factoriser's
+    /// row of its piece and square, clipped to `[-CLIP, CLIP]` (kept up to date by
+    /// [`Model::after_step`]); empty without.
+    effective: Vec<f32>,
 }
 
 impl Model {
-    fn new(layout: KingBuckets, hidden: usize, buckets: usize, rng: &mut Rng) -> Model {
+    /// A model with random weights; a factoriser starts at zero, so that the initial network
+    /// (and the random numbers drawn) are the same with and without one.
+    fn new(layout: KingBuckets, hidden: usize, buckets: usize, factorised: bool, rng: &mut Rng) -> Model {
         let inputs = layout.inputs();
-        let mut params = vec![0.0; Self::size(inputs, hidden, buckets)];
+        let factor = if factorised { INPUTS * hidden } else { 0 };
+        let mut params = vec![0.0; Self::size(inputs, hidden, buckets) + factor];
         // Scaled by the 768 inputs of one bucket: a position's features all lie in one.
         let a1 = 1.0 / (768f32).sqrt();
         for w in &mut params[..inputs * hidden] {
@@ -339,11 +361,19 @@ impl Model {
         for w in &mut params[w2..w2 + buckets * 2 * hidden] {
             *w = rng.uniform(a2);
         }
-        Model { layout, hidden, buckets, params }
+        let mut model = Model { layout, hidden, buckets, params, factorised, effective: Vec::new() };
+        model.after_step();
+        model
     }
 
+    /// The number of parameters of `W1`, `b1`, `W2` and `b2` (without a factoriser).
     fn size(inputs: usize, hidden: usize, buckets: usize) -> usize {
         (inputs + 1) * hidden + buckets * (2 * hidden + 1)
+    }
+
+    /// Where the factoriser `F` starts in `params` (its end without one).
+    fn factor_start(&self) -> usize {
+        Self::size(self.inputs(), self.hidden, self.buckets)
     }
 
     /// The number of rows of `W1`.
@@ -366,8 +396,9 @@ impl Model {
         self.w2_start() + self.buckets * 2 * self.hidden
     }
 
+    /// The `W1` the network computes with (with a factoriser, the sums).
     fn w1(&self) -> &[f32] {
-        &self.params[..self.b1_start()]
+        if self.factorised { &self.effective } else { &self.params[..self.b1_start()] }
     }
     fn b1(&self) -> &[f32] {
         &self.params[self.b1_start()..self.w2_start()]
@@ -381,7 +412,7 @@ impl Model {
         &self.w2_all()[bucket * 2 * self.hidden..(bucket + 1) * 2 * self.hidden]
     }
     fn b2(&self) -> &[f32] {
-        &self.params[self.b2_start()..]
+        &self.params[self.b2_start()..self.factor_start()]
     }
 
     /// The output bucket of a position with these features (one per piece).
@@ -389,11 +420,40 @@ impl Model {
         cutoff_nnue::output_bucket(features.len() as u32, self.buckets)
     }
 
-    /// Clips the output weights to `[-CLIP_OUTPUT, CLIP_OUTPUT]` (after each optimiser step).
-    fn clip_output(&mut self) {
+    /// After each optimiser step: clips the output weights to `[-CLIP_OUTPUT, CLIP_OUTPUT]`
+    /// and, with a factoriser, recomputes the effective `W1`.
+    fn after_step(&mut self) {
         let (start, end) = (self.w2_start(), self.b2_start());
         for w in &mut self.params[start..end] {
             *w = w.clamp(-CLIP_OUTPUT, CLIP_OUTPUT);
+        }
+        if self.factorised {
+            let n = self.hidden;
+            let (w1, rest) = self.params.split_at(self.b1_start());
+            let factor = &rest[self.factor_start() - self.b1_start()..];
+            self.effective.resize(w1.len(), 0.0);
+            for ((row, own), out) in w1.chunks_exact(n).enumerate().zip(self.effective.chunks_exact_mut(n)) {
+                let shared = &factor[(row % INPUTS) * n..][..n];
+                for ((e, w), f) in out.iter_mut().zip(own).zip(shared) {
+                    *e = (w + f).clamp(-CLIP, CLIP);
+                }
+            }
+        }
+    }
+
+    /// With a factoriser, adds to its rows in `grad` the gradient of every `W1` row of the
+    /// same piece and square (the factoriser's row is in all their sums).
+    fn add_factor_gradient(&self, grad: &mut [f32]) {
+        if !self.factorised {
+            return;
+        }
+        let n = self.hidden;
+        let (w1, rest) = grad.split_at_mut(self.b1_start());
+        let factor = &mut rest[self.factor_start() - self.b1_start()..];
+        for (row, g) in w1.chunks_exact(n).enumerate() {
+            for (f, x) in factor[(row % INPUTS) * n..][..n].iter_mut().zip(g) {
+                *f += x;
+            }
         }
     }
 
@@ -607,7 +667,8 @@ impl ChunkGradient {
     /// `CHUNKS` cleared buffers for `model`.
     fn for_model(model: &Model) -> Vec<ChunkGradient> {
         let empty = ChunkGradient {
-            grad: vec![0.0; model.params.len()],
+            // The factoriser's gradient is derived from W1's after the chunks are summed.
+            grad: vec![0.0; model.factor_start()],
             touched: vec![false; model.inputs()],
             rows: Vec::new(),
         };
@@ -695,6 +756,7 @@ fn batch_gradient(
     for g in grads.iter().take(chunks.len()) {
         g.add_to(&mut total, hidden, b1_start);
     }
+    model.add_factor_gradient(&mut total);
     let scale = 1.0 / batch.len() as f32;
     total.iter_mut().for_each(|t| *t *= scale);
     (total, errors.iter().sum())
@@ -761,6 +823,9 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         )
         .into());
     }
+    if args.factorise && args.king_buckets.count() < 2 {
+        return Err("--factorise needs a layout of 2 king buckets or more (4, 8, 16 or a map)".into());
+    }
     if args.mirror && args.king_buckets != KingBuckets::NONE {
         return Err(
             "--mirror works with --king-buckets none only: the other layouts mirror the board themselves".into()
@@ -805,7 +870,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
 
     let mut rng = Rng::new(args.seed);
     eprintln!(
-        "train: {} positions from {} in {:.1} s; {} training, {} validation; ({} x 768 -> {}) x 2 -> {}{}, {} threads",
+        "train: {} positions from {} in {:.1} s; {} training, {} validation; ({} x 768 -> {}) x 2 -> {}{}{}, {} threads",
         data.positions.len(),
         names.join(", "),
         started.elapsed().as_secs_f64(),
@@ -815,6 +880,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         args.hidden,
         args.output_buckets,
         if args.king_buckets.mirrored() { ", mirrored" } else { "" },
+        if args.factorise { ", factorised" } else { "" },
         threads
     );
 
@@ -822,7 +888,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         "train: the hand-crafted evaluation's loss with the same target: validation {:.6}",
         hce_loss(&data, validation, validation_lambda)
     );
-    let mut model = Model::new(args.king_buckets, args.hidden, args.output_buckets, &mut rng);
+    let mut model = Model::new(args.king_buckets, args.hidden, args.output_buckets, args.factorise, &mut rng);
     let mut adam = Adam::new(model.params.len());
     let mut grads = ChunkGradient::for_model(&model);
     let batches = training.len().div_ceil(args.batch);
@@ -837,7 +903,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
             let lr = learning_rate(args.lr, args.final_lr, step, total_steps);
             let (grad, error) = batch_gradient(&model, &data, batch, args.lambda, threads, &mut grads);
             adam.step(&mut model.params, &grad, lr);
-            model.clip_output();
+            model.after_step();
             train_error += error;
             step += 1;
             progress.inc(1);
@@ -961,29 +1027,62 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
     #[test]
     fn training_lowers_the_loss_and_the_file_evaluates_as_the_float_model() {
         for buckets in [1, 8] {
-            train_and_check(KingBuckets::NONE, buckets);
+            train_and_check(KingBuckets::NONE, buckets, false);
         }
     }
 
     #[test]
     fn king_bucketed_training_lowers_the_loss_and_the_file_evaluates_as_the_float_model() {
         for (spec, buckets) in [("mirror", 1), ("4", 8), ("8", 1), ("16", 8)] {
-            train_and_check(parse_king_buckets(spec).unwrap(), buckets);
+            train_and_check(parse_king_buckets(spec).unwrap(), buckets, false);
         }
     }
 
-    fn train_and_check(layout: KingBuckets, buckets: usize) {
+    #[test]
+    fn factorised_training_lowers_the_loss_and_the_file_evaluates_as_the_float_model() {
+        for (spec, buckets) in [("4", 8), ("16", 1)] {
+            train_and_check(parse_king_buckets(spec).unwrap(), buckets, true);
+        }
+    }
+
+    #[test]
+    fn a_factorised_model_computes_with_the_sums_and_starts_as_the_plain_one() {
+        let layout = parse_king_buckets("4").unwrap();
+        let plain = Model::new(layout, 16, 8, false, &mut Rng::new(4));
+        let mut model = Model::new(layout, 16, 8, true, &mut Rng::new(4));
+        // The factoriser starts at zero and draws no random numbers.
+        assert_eq!(model.w1(), plain.w1());
+        assert_eq!(model.params[..plain.params.len()], plain.params[..]);
+        assert_eq!(model.params.len(), plain.params.len() + INPUTS * 16);
+        // A factoriser row is added to the same piece and square of every bucket.
+        let f = model.factor_start();
+        model.params[f + 5 * 16 + 2] = 0.25;
+        model.after_step();
+        for bucket in 0..4 {
+            let at = (bucket * INPUTS + 5) * 16 + 2;
+            assert_eq!(model.w1()[at], plain.w1()[at] + 0.25);
+            assert_eq!(model.w1()[at + 16], plain.w1()[at + 16], "the next square is not changed");
+        }
+        // The sums stay within the clip, so the quantised network passes the overflow proofs.
+        model.params[f] = 1.9;
+        model.params[0] = 1.9;
+        model.after_step();
+        assert_eq!(model.w1()[0], CLIP);
+        assert!(model.quantise().into_network().is_ok());
+    }
+
+    fn train_and_check(layout: KingBuckets, buckets: usize, factorised: bool) {
         let data = dataset_of(layout);
         let set: Vec<u32> = (0..data.positions.len() as u32).collect();
         let mut rng = Rng::new(7);
-        let mut model = Model::new(layout, 16, buckets, &mut rng);
+        let mut model = Model::new(layout, 16, buckets, factorised, &mut rng);
         let mut adam = Adam::new(model.params.len());
         let mut grads = ChunkGradient::for_model(&model);
         let before = loss(&model, &data, &set, 0.5, 1);
         for _ in 0..200 {
             let (grad, _) = batch_gradient(&model, &data, &set, 0.5, 2, &mut grads);
             adam.step(&mut model.params, &grad, 0.01);
-            model.clip_output();
+            model.after_step();
         }
         let after = loss(&model, &data, &set, 0.5, 1);
         assert!(after < before / 2.0, "{buckets} buckets: loss {before} -> {after}");
@@ -1058,7 +1157,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
     fn gradients_do_not_depend_on_the_thread_count() {
         let data = dataset();
         let set: Vec<u32> = (0..data.positions.len() as u32).collect();
-        let model = Model::new(KingBuckets::NONE, 32, 8, &mut Rng::new(3));
+        let model = Model::new(KingBuckets::NONE, 32, 8, false, &mut Rng::new(3));
         let mut grads = ChunkGradient::for_model(&model);
         let (one, e1) = batch_gradient(&model, &data, &set, 0.5, 1, &mut grads);
         let (three, e3) = batch_gradient(&model, &data, &set, 0.5, 3, &mut grads);
@@ -1071,7 +1170,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         // The chunks' buffers are reused: a second batch must see nothing of the first.
         let data = dataset_of(parse_king_buckets("8").unwrap());
         let all: Vec<u32> = (0..data.positions.len() as u32).collect();
-        let model = Model::new(data.layout, 32, 8, &mut Rng::new(9));
+        let model = Model::new(data.layout, 32, 8, false, &mut Rng::new(9));
         let mut grads = ChunkGradient::for_model(&model);
         let (first, second) = all.split_at(all.len() / 2);
         for batch in [first, second, &all[..]] {
@@ -1100,19 +1199,24 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
 
     #[test]
     fn gradients_match_finite_differences() {
-        finite_differences(KingBuckets::NONE);
+        finite_differences(KingBuckets::NONE, false);
     }
 
     #[test]
     fn king_bucketed_gradients_match_finite_differences() {
-        finite_differences(parse_king_buckets("8").unwrap());
+        finite_differences(parse_king_buckets("8").unwrap(), false);
     }
 
-    fn finite_differences(layout: KingBuckets) {
+    #[test]
+    fn factorised_gradients_match_finite_differences() {
+        finite_differences(parse_king_buckets("8").unwrap(), true);
+    }
+
+    fn finite_differences(layout: KingBuckets, factorised: bool) {
         // Positions of 3, 24 and 32 pieces: buckets 0, 5 and 7 of 8.
         let data = dataset_of(layout);
         let set: Vec<u32> = (0..data.positions.len() as u32).collect();
-        let mut model = Model::new(layout, 16, 8, &mut Rng::new(5));
+        let mut model = Model::new(layout, 16, 8, factorised, &mut Rng::new(5));
         // Biases that put most neurons inside SCReLU's curved part, where gradients flow.
         let n = model.hidden;
         let (b1, w2) = (model.b1_start(), model.w2_start());
@@ -1136,7 +1240,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         };
         let feature = data.features(&data.positions[2])[0][0] as usize; // a piece of a 3-piece position
         let (w2, b2) = (model.w2_start(), model.b2_start());
-        let checked = [
+        let mut checked = vec![
             feature * n + 3,        // a feature weight
             b1 + 5,                 // a feature bias
             w2 + 7,                 // bucket 0, side to move
@@ -1144,11 +1248,17 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
             b2,                     // bucket 0's bias
             b2 + 7,                 // bucket 7's bias
         ];
+        if factorised {
+            // The factoriser's row of that feature's piece and square, in every bucket's sum.
+            checked.push(model.factor_start() + (feature % INPUTS) * n + 3);
+        }
         for index in checked {
             let h = 1e-2;
             let (mut plus, mut minus) = (model.clone(), model.clone());
             plus.params[index] += h;
             minus.params[index] -= h;
+            plus.after_step();
+            minus.after_step();
             let numeric = (error(&plus) - error(&minus)) / (2.0 * f64::from(h));
             let analytic = f64::from(grad[index]);
             assert!(
