@@ -11,7 +11,7 @@
 //!    away and another is drawn from the same generator. The opening is not recorded: the
 //!    record starts at the position after it.
 //! 3. **Search.** Both sides search with a *soft* node limit per move ([`Limits::soft_nodes`],
-//!    default 1000: no new iteration starts once the search has visited that many nodes) and a
+//!    default 500: no new iteration starts once the search has visited that many nodes) and a
 //!    *hard* one ([`Limits::nodes`], by default 4 times the soft one, ending the search in any
 //!    case; iterations at this size rarely need it). Single-threaded searches, so the game is
 //!    the same on any machine and with any `--threads`.
@@ -55,10 +55,10 @@ use cutoff_syzygy::{Tablebases, Wdl};
 use crate::format::{FormatError, GameReader, GameRecord, GameResult, GameWriter, VERSION, encode_score};
 use crate::rng::SplitMix64;
 
-/// The default soft node limit per move: the one that gave the better network for the same
-/// CPU time when it was tested (about 2,000 nodes searched a move; twice the positions of
-/// 2,000 soft nodes, +64 Elo for the network trained on them; `docs/nnue.md`, lesson 15).
-pub const DEFAULT_SOFT_NODES: u64 = 1000;
+/// The default soft node limit per move: the one that gave the best network for the same CPU
+/// time when it was tested (about 860 nodes searched a move; against 1,000 soft nodes, twice
+/// the positions and +101 Elo for the network trained on them; `docs/nnue.md`, lesson 15).
+pub const DEFAULT_SOFT_NODES: u64 = 500;
 
 /// The default hard node limit is this many times the soft one.
 pub const HARD_NODES_FACTOR: u64 = 4;
@@ -157,7 +157,7 @@ pub struct SelfPlayConfig {
 
 impl SelfPlayConfig {
     /// The default settings for `games` games seeded with `seed` into `out_dir`: 1 thread,
-    /// 1000 soft / 4000 hard nodes, 16 MiB hash, 8 or 9 random plies, the default
+    /// 500 soft / 2000 hard nodes, 16 MiB hash, 8 or 9 random plies, the default
     /// adjudication, no tablebases, progress every 5 seconds.
     pub fn new(out_dir: impl Into<PathBuf>, games: u64, seed: u64) -> SelfPlayConfig {
         SelfPlayConfig {
