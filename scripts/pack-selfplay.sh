@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Pack a finished `cutoff datagen` run into the repository as a self-play set (issue 28):
-# data/selfplay/NAME/ with the game files compressed (zstd -19), the run's settings.txt and a
-# MANIFEST.md that holds what a later training needs to trust and reproduce it: how it was
+# data/selfplay/NAME/ with the game files rewritten in the compact encoding (`cutoff datagen
+# compact`, version 2: about 40 % smaller once compressed, and read by every tool as it is) and
+# compressed (zstd -19), the run's settings.txt and a MANIFEST.md that holds what a later training needs to trust and reproduce it: how it was
 # made, the network's sha256, the engine build, `cutoff datagen info` on every file, the
 # totals, and the size and sha256 of each file compressed and uncompressed.
 #
@@ -48,9 +49,13 @@ n_games=$(total 'games,') n_scored=$(total 'scored') n_training=$(total 'trainin
 mkdir -p "$dest"
 cp "$src/settings.txt" "$dest/"
 files=""
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 for g in "${games[@]}"; do
-    zstd -q -19 "$src/$g" -o "$dest/$g.zst"
-    files+="- $g.zst: $(bytes "$dest/$g.zst") bytes (sha256 $(sha "$dest/$g.zst")); uncompressed $(bytes "$src/$g") bytes, sha256 $(sha "$src/$g")"$'\n'
+    # The compact file is read back and compared with the datagen file game by game.
+    "$cutoff" datagen compact "$src/$g" "$tmp/$g"
+    zstd -q -19 "$tmp/$g" -o "$dest/$g.zst"
+    files+="- $g.zst: $(bytes "$dest/$g.zst") bytes (sha256 $(sha "$dest/$g.zst")); uncompressed (compact) $(bytes "$tmp/$g") bytes, sha256 $(sha "$tmp/$g"); as datagen wrote it (plain) $(bytes "$src/$g") bytes, sha256 $(sha "$src/$g")"$'\n'
 done
 
 {
@@ -67,7 +72,7 @@ done
     echo '```'
     echo "Total: $(commas "$n_games") games, $(commas "$n_scored") scored positions, $(commas "$n_training") training positions."
     echo
-    echo 'Files (zstd -19; decompress with `zstd -d` or `scripts/unpack-selfplay.sh`), sha256 of the compressed and uncompressed game files:'
+    echo 'Files: the compact encoding (version 2) compressed with zstd -19; decompress with `zstd -d` or `scripts/unpack-selfplay.sh`, and every tool reads them as they are (`cutoff datagen compact --plain` gives back the files datagen wrote). Sizes and sha256:'
     printf '%s' "$files"
     echo
     echo "To be moved to \`../shared/data/selfplay/$name/\` and removed from the repository (issue 28)."

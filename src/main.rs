@@ -133,6 +133,21 @@ enum DatagenAction {
         #[arg(long)]
         force: bool,
     },
+    /// Rewrite a game file in the compact encoding (version 2, about half the size once
+    /// compressed; for archives), or back in the plain one (version 1) with --plain. The
+    /// output is read back and compared with the input game by game.
+    Compact {
+        /// The game file to read (either encoding).
+        input: PathBuf,
+        /// The game file to write.
+        output: PathBuf,
+        /// Write the plain encoding (version 1, as `cutoff datagen` writes) instead.
+        #[arg(long)]
+        plain: bool,
+        /// Overwrite the output file if it exists.
+        #[arg(long)]
+        force: bool,
+    },
     /// Read game files (checking every game) and print what they hold.
     Info {
         /// The game files.
@@ -222,6 +237,10 @@ fn datagen(args: DatagenArgs) -> Result<(), String> {
     match args.action {
         Some(DatagenAction::Convert { epd, out, chess960, force }) => convert_epd(&epd, &out, chess960, force),
         Some(DatagenAction::Info { files }) => datagen_info(&files),
+        Some(DatagenAction::Compact { input, output, plain, force }) => {
+            let encoding = if plain { cutoff_datagen::Encoding::Plain } else { cutoff_datagen::Encoding::Compact };
+            recode(&input, &output, encoding, force)
+        }
         None => selfplay(args),
     }
 }
@@ -270,20 +289,9 @@ fn selfplay(args: DatagenArgs) -> Result<(), String> {
 }
 
 fn convert_epd(epd: &std::path::Path, out: &std::path::Path, chess960: bool, force: bool) -> Result<(), String> {
-    use std::fs::{File, OpenOptions};
     use std::io::{BufReader, BufWriter};
-    let input = File::open(epd).map_err(|e| format!("{}: {e}", epd.display()))?;
-    let mut options = OpenOptions::new();
-    options.write(true);
-    if force {
-        options.create(true).truncate(true);
-    } else {
-        options.create_new(true);
-    }
-    let output = options.open(out).map_err(|e| match e.kind() {
-        std::io::ErrorKind::AlreadyExists => format!("{} exists (--force to overwrite it)", out.display()),
-        _ => format!("{}: {e}", out.display()),
-    })?;
+    let input = std::fs::File::open(epd).map_err(|e| format!("{}: {e}", epd.display()))?;
+    let output = create_output(out, force)?;
     let mut writer =
         cutoff_datagen::GameWriter::new(BufWriter::new(output)).map_err(|e| format!("{}: {e}", out.display()))?;
     let stats =
@@ -303,13 +311,77 @@ fn convert_epd(epd: &std::path::Path, out: &std::path::Path, chess960: bool, for
     Ok(())
 }
 
+/// Opens `path` for writing: a new file, or (with `force`) one truncated.
+fn create_output(path: &std::path::Path, force: bool) -> Result<std::fs::File, String> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true);
+    if force {
+        options.create(true).truncate(true);
+    } else {
+        options.create_new(true);
+    }
+    options.open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => format!("{} exists (--force to overwrite it)", path.display()),
+        _ => format!("{}: {e}", path.display()),
+    })
+}
+
+/// `cutoff datagen compact`: rewrites `input` in `encoding`, then reads both files again and
+/// compares them game by game.
+fn recode(
+    input: &std::path::Path,
+    output: &std::path::Path,
+    encoding: cutoff_datagen::Encoding,
+    force: bool,
+) -> Result<(), String> {
+    use cutoff_datagen::{GameReader, GameWriter};
+    use std::io::{BufReader, BufWriter};
+    let open = |path: &std::path::Path| {
+        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        GameReader::new(BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    let reader = open(input)?;
+    if input.canonicalize().ok().is_some_and(|i| output.canonicalize().ok() == Some(i)) {
+        return Err(format!("{}: the output is the input", output.display()));
+    }
+    let mut writer = GameWriter::with_encoding(BufWriter::new(create_output(output, force)?), encoding)
+        .map_err(|e| format!("{}: {e}", output.display()))?;
+    for game in reader {
+        let game = game.map_err(|e| format!("{}: {e}", input.display()))?;
+        writer.write_game(&game).map_err(|e| format!("{}: {e}", output.display()))?;
+    }
+    let games = writer.games_written();
+    writer.into_inner().into_inner().map_err(|e| format!("{}: {e}", output.display()))?;
+    // Read back: the two files must hold the same games.
+    let (mut before, mut after) = (open(input)?, open(output)?);
+    loop {
+        match (before.next(), after.next()) {
+            (None, None) => break,
+            (Some(Ok(a)), Some(Ok(b))) if a == b => {}
+            (_, Some(Err(e))) => return Err(format!("{}: reading it back: {e}", output.display())),
+            _ => return Err(format!("{}: reads back differently from {}", output.display(), input.display())),
+        }
+    }
+    let size = |path: &std::path::Path| std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    eprintln!(
+        "{} games: {} ({} bytes) -> {} ({} bytes, version {}), read back and identical",
+        games,
+        input.display(),
+        size(input),
+        output.display(),
+        size(output),
+        encoding.version()
+    );
+    Ok(())
+}
+
 fn datagen_info(files: &[PathBuf]) -> Result<(), String> {
     for path in files {
         let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let s = cutoff_datagen::file_stats(std::io::BufReader::new(file))
             .map_err(|e| format!("{}: {e}", path.display()))?;
         println!(
-            "{}: {} games, {} moves, {} training positions, {} scored positions, W/D/L {}/{}/{}, {:.2} bytes per position",
+            "{}: {} games, {} moves, {} training positions, {} scored positions, W/D/L {}/{}/{}, {:.2} bytes per position, version {}",
             path.display(),
             s.games,
             s.moves,
@@ -318,7 +390,8 @@ fn datagen_info(files: &[PathBuf]) -> Result<(), String> {
             s.white_wins,
             s.draws,
             s.black_wins,
-            s.bytes_per_position()
+            s.bytes_per_position(),
+            s.encoding.version()
         );
     }
     Ok(())

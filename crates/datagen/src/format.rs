@@ -9,9 +9,9 @@
 //! | bytes | field |
 //! |---|---|
 //! | 0..8 | magic `b"CUTOFFGR"` ([`MAGIC`]) |
-//! | 8..12 | format version, `u32` ([`VERSION`], now 1) |
+//! | 8..12 | format version, `u32`: 1 ([`Encoding::Plain`], below) or 2 ([`Encoding::Compact`]) |
 //!
-//! # Game
+//! # Game (version 1)
 //!
 //! | size | field |
 //! |---|---|
@@ -58,6 +58,31 @@
 //! A game of `p` plies from a 32-piece start takes `32 + 1 + 4p + 4` bytes, so `4 + 37/p`
 //! bytes per position (about 4.3 for a 120-ply game).
 //!
+//! # The compact encoding (version 2)
+//!
+//! Version 1 ([`Encoding::Plain`]) is what `cutoff datagen` writes: fixed-size records that a
+//! stopped generator can append to. Version 2 ([`Encoding::Compact`]) stores the same games
+//! in about half the space once compressed, for archives (`cutoff datagen compact`,
+//! `scripts/pack-selfplay.sh`); [`GameReader`] reads both. A compact game is:
+//!
+//! | size | field |
+//! |---|---|
+//! | 16 + ⌈n/2⌉ | the start position, packed as in version 1 |
+//! | 1 | the result, as in version 1 |
+//! | varint | `p`, the number of moves |
+//! | `p` | one byte per move: its index among the legal moves of its position, sorted by [`Move::raw`] |
+//! | `p + 1` varints | the scores of the positions before each move, then of the final position |
+//!
+//! A **varint** is an unsigned LEB128 `u32` (7 bits a byte, low bits first, the high bit set on
+//! every byte but the last) in its shortest form. A **score** is stored as
+//! 0 for "no score", otherwise as `zigzag(score - prediction) + 1`, where the prediction is the
+//! previous position's score negated (the side to move alternates), or 0 at the start of the
+//! game or after a position without a score; `zigzag` maps 0, -1, 1, -2, … to 0, 1, 2, 3, ….
+//! Consecutive search scores differ little, so most scores take one byte, and move indices
+//! (a position has at most 218 legal moves) take one byte where version 1 spends two. Sorting
+//! by the raw move makes the index independent of the move generator's order, so a file
+//! decodes the same in every build. The encoding is canonical, as version 1 is.
+//!
 //! # Reading
 //!
 //! [`GameReader`] checks everything: the header, every field of the packed position (the
@@ -76,10 +101,55 @@ use cutoff_board::{
 /// The first 8 bytes of a game file.
 pub const MAGIC: [u8; 8] = *b"CUTOFFGR";
 
-/// The format version this crate writes and reads (bytes 8..12 of a file).
+/// The format version of [`Encoding::Plain`], which `cutoff datagen` writes (bytes 8..12 of a
+/// file).
 pub const VERSION: u32 = 1;
 
-/// The size of the file header: [`MAGIC`] and the `u32` [`VERSION`].
+/// The two encodings of a game file, told apart by the version in its header.
+///
+/// ```
+/// use cutoff_datagen::format::Encoding;
+/// assert_eq!(Encoding::Plain.version(), 1);
+/// assert_eq!(Encoding::from_version(2), Some(Encoding::Compact));
+/// assert_eq!(Encoding::from_version(3), None);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Version 1: 4 bytes a move, written by self-play (see the module documentation).
+    #[default]
+    Plain,
+    /// Version 2: a byte a move and a varint a score, for archives.
+    Compact,
+}
+
+impl Encoding {
+    /// The version number in the file header.
+    pub const fn version(self) -> u32 {
+        match self {
+            Encoding::Plain => 1,
+            Encoding::Compact => 2,
+        }
+    }
+
+    /// The encoding of header version `version`, if this build reads it.
+    pub const fn from_version(version: u32) -> Option<Encoding> {
+        match version {
+            1 => Some(Encoding::Plain),
+            2 => Some(Encoding::Compact),
+            _ => None,
+        }
+    }
+
+    /// The file header of this encoding: [`MAGIC`] and the version.
+    pub fn header(self) -> [u8; HEADER_LEN] {
+        let mut header = [0; HEADER_LEN];
+        header[..8].copy_from_slice(&MAGIC);
+        header[8..].copy_from_slice(&self.version().to_le_bytes());
+        header
+    }
+}
+
+/// The size of the file header: [`MAGIC`] and the `u32` version.
 pub const HEADER_LEN: usize = 12;
 
 /// The stored score that means "no score".
@@ -484,6 +554,22 @@ pub enum FormatError {
         /// The stored 16 bits.
         raw: u16,
     },
+    /// A compact game's move index at or beyond the number of legal moves of its position.
+    BadMoveIndex {
+        /// The game's index in the file, from 0.
+        game: u64,
+        /// The move's index in the game, from 0.
+        ply: usize,
+        /// The stored index.
+        index: u8,
+        /// The number of legal moves there.
+        legal: usize,
+    },
+    /// A compact game's varint that is not in its shortest form or does not fit a `u32`.
+    BadVarint {
+        /// The game's index in the file, from 0.
+        game: u64,
+    },
     /// A score beyond ±[`SCORE_MAX`] that is not [`NO_SCORE`].
     BadScore {
         /// The game's index in the file, from 0.
@@ -503,7 +589,7 @@ impl fmt::Display for FormatError {
                 write!(f, "not a Cutoff game file: it starts with {found:02x?}, not \"CUTOFFGR\"")
             }
             FormatError::UnsupportedVersion { found } => {
-                write!(f, "game file format version {found} is not supported (this build reads version {VERSION})")
+                write!(f, "game file format version {found} is not supported (this build reads versions 1 and 2)")
             }
             FormatError::TruncatedHeader { len } => {
                 write!(f, "truncated game file: {len} bytes, shorter than the {HEADER_LEN}-byte header")
@@ -517,6 +603,12 @@ impl fmt::Display for FormatError {
             FormatError::BadResult { game, found } => write!(f, "game {game}: bad result byte {found}"),
             FormatError::IllegalMove { game, ply, raw } => {
                 write!(f, "game {game}: illegal move {raw:#06x} at ply {ply}")
+            }
+            FormatError::BadMoveIndex { game, ply, index, legal } => {
+                write!(f, "game {game}: move index {index} at ply {ply}, where there are {legal} legal moves")
+            }
+            FormatError::BadVarint { game } => {
+                write!(f, "game {game}: bad varint (not in its shortest form, or beyond 32 bits)")
             }
             FormatError::BadScore { game, ply, value } => write!(f, "game {game}: bad score {value} at ply {ply}"),
         }
@@ -604,29 +696,58 @@ fn pack_position(board: &Board, out: &mut Vec<u8>) {
 #[derive(Debug)]
 pub struct GameWriter<W: Write> {
     inner: W,
+    encoding: Encoding,
     games: u64,
     buffer: Vec<u8>,
 }
 
 impl<W: Write> GameWriter<W> {
-    /// A writer that starts a new file: writes the header.
-    pub fn new(mut inner: W) -> io::Result<GameWriter<W>> {
-        let mut header = [0; HEADER_LEN];
-        header[..8].copy_from_slice(&MAGIC);
-        header[8..].copy_from_slice(&VERSION.to_le_bytes());
-        inner.write_all(&header)?;
-        Ok(GameWriter { inner, games: 0, buffer: Vec::new() })
+    /// A writer that starts a new file in [`Encoding::Plain`]: writes the header.
+    pub fn new(inner: W) -> io::Result<GameWriter<W>> {
+        GameWriter::with_encoding(inner, Encoding::Plain)
     }
 
-    /// A writer that appends to a file that already has its header (and complete games).
-    pub fn append(inner: W) -> GameWriter<W> {
-        GameWriter { inner, games: 0, buffer: Vec::new() }
+    /// A writer that starts a new file in `encoding`: writes the header.
+    ///
+    /// ```
+    /// use cutoff_board::Board;
+    /// use cutoff_datagen::format::Encoding;
+    /// use cutoff_datagen::{GameReader, GameRecord, GameResult, GameWriter};
+    /// let mut game = GameRecord::new(Board::default(), GameResult::Draw);
+    /// for (mv, score) in [("g1f3", 20), ("g8f6", -18), ("c2c4", 25)] {
+    ///     let board = *game.end_board();
+    ///     game.push(board.parse_uci(mv).unwrap(), Some(score)).unwrap();
+    /// }
+    /// let mut writer = GameWriter::with_encoding(Vec::new(), Encoding::Compact).unwrap();
+    /// writer.write_game(&game).unwrap();
+    /// let bytes = writer.into_inner();
+    /// // The header, the start position and result, the length, 3 moves and 4 scores (a byte each:
+    /// // 20, then -18 predicted -20, 25 predicted 18, and none).
+    /// assert_eq!(bytes.len(), 12 + 33 + 1 + 3 + 4);
+    /// let reader = GameReader::new(&bytes[..]).unwrap();
+    /// assert_eq!(reader.encoding(), Encoding::Compact);
+    /// assert_eq!(reader.collect::<Result<Vec<_>, _>>().unwrap(), [game]);
+    /// ```
+    pub fn with_encoding(mut inner: W, encoding: Encoding) -> io::Result<GameWriter<W>> {
+        inner.write_all(&encoding.header())?;
+        Ok(GameWriter { inner, encoding, games: 0, buffer: Vec::new() })
+    }
+
+    /// A writer that appends to a file that already has its header (and complete games), in
+    /// the file's `encoding` ([`GameReader::encoding`]).
+    pub fn append(inner: W, encoding: Encoding) -> GameWriter<W> {
+        GameWriter { inner, encoding, games: 0, buffer: Vec::new() }
+    }
+
+    /// The encoding this writer writes.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
     }
 
     /// Appends one game (one `write_all` of its bytes).
     pub fn write_game(&mut self, game: &GameRecord) -> io::Result<()> {
         self.buffer.clear();
-        encode_game(game, &mut self.buffer);
+        encode_game_as(game, self.encoding, &mut self.buffer);
         self.inner.write_all(&self.buffer)?;
         self.games += 1;
         Ok(())
@@ -654,8 +775,66 @@ impl<W: Write> GameWriter<W> {
     }
 }
 
-/// Appends the bytes of `game` to `out`: the packed start position, the result, the plies and
-/// the terminator.
+/// Appends the bytes of `game` in `encoding` to `out`.
+pub fn encode_game_as(game: &GameRecord, encoding: Encoding, out: &mut Vec<u8>) {
+    match encoding {
+        Encoding::Plain => encode_game(game, out),
+        Encoding::Compact => encode_game_compact(game, out),
+    }
+}
+
+/// The legal moves of `board` in the compact encoding's order: sorted by [`Move::raw`].
+fn sorted_legal_moves(board: &Board) -> cutoff_board::MoveList {
+    let mut moves = board.legal_moves();
+    moves.sort_unstable_by_key(|mv| mv.raw());
+    moves
+}
+
+/// Appends `value` as a varint.
+fn put_varint(mut value: u32, out: &mut Vec<u8>) {
+    while value >= 0x80 {
+        out.push((value & 0x7F) as u8 | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+/// The varint of a compact score given the previous position's score.
+fn score_code(score: Option<i16>, previous: Option<i16>) -> u32 {
+    let Some(score) = score else { return 0 };
+    let delta = i32::from(score) + previous.map_or(0, i32::from);
+    ((delta << 1) ^ (delta >> 31)) as u32 + 1
+}
+
+/// The score of a compact code given the previous position's score (`None` for code 0).
+fn score_from_code(code: u32, previous: Option<i16>) -> Option<i32> {
+    let zigzag = code.checked_sub(1)?;
+    let delta = (zigzag >> 1) as i32 ^ -((zigzag & 1) as i32);
+    Some(delta - previous.map_or(0, i32::from))
+}
+
+/// The compact encoding of `game` (see the module documentation).
+fn encode_game_compact(game: &GameRecord, out: &mut Vec<u8>) {
+    pack_position(&game.start, out);
+    out.push(game.result.to_byte());
+    put_varint(game.plies.len() as u32, out);
+    let mut board = game.start;
+    for ply in &game.plies {
+        let moves = sorted_legal_moves(&board);
+        // A record holds only legal moves (`push` checks them), and a position has at most 218.
+        let index = moves.binary_search_by_key(&ply.mv.raw(), |mv| mv.raw()).expect("a recorded move is legal");
+        out.push(index as u8);
+        board.play_unchecked(ply.mv);
+    }
+    let mut previous = None;
+    for score in game.plies.iter().map(|ply| ply.score).chain([game.final_score]) {
+        put_varint(score_code(score, previous), out);
+        previous = score;
+    }
+}
+
+/// Appends the bytes of `game` in [`Encoding::Plain`] to `out`: the packed start position, the
+/// result, the plies and the terminator.
 pub fn encode_game(game: &GameRecord, out: &mut Vec<u8>) {
     pack_position(&game.start, out);
     out.push(game.result.to_byte());
@@ -677,6 +856,7 @@ pub fn encode_game(game: &GameRecord, out: &mut Vec<u8>) {
 #[derive(Debug)]
 pub struct GameReader<R: Read> {
     inner: R,
+    encoding: Encoding,
     offset: u64,
     complete: u64,
     games: u64,
@@ -702,11 +882,14 @@ impl<R: Read> GameReader<R> {
             return Err(FormatError::TruncatedHeader { len });
         }
         let version = u32::from_le_bytes([header[8], header[9], header[10], header[11]]);
-        if version != VERSION {
-            return Err(FormatError::UnsupportedVersion { found: version });
-        }
+        let encoding = Encoding::from_version(version).ok_or(FormatError::UnsupportedVersion { found: version })?;
         let offset = HEADER_LEN as u64;
-        Ok(GameReader { inner, offset, complete: offset, games: 0, done: false })
+        Ok(GameReader { inner, encoding, offset, complete: offset, games: 0, done: false })
+    }
+
+    /// The file's encoding, from its header.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
     }
 
     /// The number of complete games read so far.
@@ -743,6 +926,74 @@ impl<R: Read> GameReader<R> {
         }
     }
 
+    /// Reads a varint.
+    fn read_varint(&mut self) -> Result<u32, FormatError> {
+        let mut value = 0u32;
+        for i in 0..5 {
+            let mut b = [0];
+            self.read_exact_in_game(&mut b)?;
+            let bits = u32::from(b[0] & 0x7F);
+            // The fifth byte holds the top 4 bits; a zero last byte (after the first) means the
+            // number had a shorter form.
+            if (i == 4 && bits > 0x0F) || (i > 0 && b[0] == 0) {
+                break;
+            }
+            value |= bits << (7 * i);
+            if b[0] & 0x80 == 0 {
+                return Ok(value);
+            }
+        }
+        Err(FormatError::BadVarint { game: self.games })
+    }
+
+    /// Reads the moves and scores of a compact game into `record` (which holds its start).
+    fn read_compact_plies(&mut self, record: &mut GameRecord) -> Result<(), FormatError> {
+        let game = self.games;
+        let plies = self.read_varint()? as usize;
+        let mut board = record.start;
+        // One byte a move; read them in pieces so that a corrupt length cannot ask for memory
+        // the input does not back.
+        let mut moves = Vec::new();
+        let mut chunk = [0u8; 256];
+        while moves.len() < plies {
+            let n = (plies - moves.len()).min(chunk.len());
+            self.read_exact_in_game(&mut chunk[..n])?;
+            for &index in &chunk[..n] {
+                let ply = moves.len();
+                let legal = sorted_legal_moves(&board);
+                let mv = *legal.get(usize::from(index)).ok_or(FormatError::BadMoveIndex {
+                    game,
+                    ply,
+                    index,
+                    legal: legal.len(),
+                })?;
+                board.play_unchecked(mv);
+                moves.push(mv);
+            }
+        }
+        let mut previous = None;
+        for ply in 0..=plies {
+            let code = self.read_varint()?;
+            let score = match score_from_code(code, previous) {
+                None => None,
+                Some(value) if value.unsigned_abs() <= u32::from(SCORE_MAX.unsigned_abs()) => Some(value as i16),
+                Some(value) => {
+                    let value = value.clamp(i32::from(i16::MIN) + 1, i32::from(i16::MAX)) as i16;
+                    return Err(FormatError::BadScore { game, ply, value });
+                }
+            };
+            match moves.get(ply) {
+                // Legal: taken from the legal moves of its position.
+                Some(&mv) => {
+                    record.push(mv, score).map_err(|_| FormatError::IllegalMove { game, ply, raw: mv.raw() })?
+                }
+                None => record.final_score = score,
+            }
+            previous = score;
+        }
+        Ok(())
+    }
+
     /// Reads one game; `Ok(None)` at a clean end of the input.
     fn read_game(&mut self) -> Result<Option<GameRecord>, FormatError> {
         let game = self.games;
@@ -771,6 +1022,10 @@ impl<R: Read> GameReader<R> {
         let result_byte = rest[len - 1];
         let result = GameResult::from_byte(result_byte).ok_or(FormatError::BadResult { game, found: result_byte })?;
         let mut record = GameRecord::new(start, result);
+        if self.encoding == Encoding::Compact {
+            self.read_compact_plies(&mut record)?;
+            return Ok(Some(record));
+        }
         loop {
             let ply = record.len();
             let raw = self.read_u16()?;
@@ -944,6 +1199,8 @@ pub struct FileStats {
     pub black_wins: u64,
     /// Bytes, header included.
     pub bytes: u64,
+    /// The file's encoding.
+    pub encoding: Encoding,
 }
 
 impl FileStats {
@@ -971,6 +1228,7 @@ pub fn file_stats<R: Read>(input: R) -> Result<FileStats, FormatError> {
         }
     }
     stats.bytes = reader.complete_len();
+    stats.encoding = reader.encoding();
     Ok(stats)
 }
 
@@ -986,6 +1244,22 @@ mod tests {
         for code in [6, 7, 14, 15] {
             assert_eq!(piece_from_code(code), None);
         }
+    }
+
+    #[test]
+    fn every_score_round_trips_through_its_compact_code() {
+        let scores = (-SCORE_MAX..=SCORE_MAX).map(Some).chain([None]);
+        for previous in [None, Some(0), Some(1), Some(-700), Some(SCORE_MAX), Some(-SCORE_MAX)] {
+            for score in scores.clone() {
+                let code = score_code(score, previous);
+                assert_eq!(code == 0, score.is_none());
+                // At most 3 varint bytes.
+                assert!(code < 1 << 21, "{score:?} after {previous:?}");
+                assert_eq!(score_from_code(code, previous), score.map(i32::from), "{score:?} after {previous:?}");
+            }
+        }
+        // A score near the prediction takes one byte.
+        assert!(score_code(Some(-27), Some(30)) < 0x80);
     }
 
     #[test]

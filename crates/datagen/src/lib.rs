@@ -8,7 +8,7 @@ mod rng;
 pub mod selfplay;
 
 pub use format::{
-    FileStats, FormatError, GameReader, GameRecord, GameResult, GameWriter, Ply, RecordedPosition, TrainingPosition,
-    file_stats, is_training_position,
+    Encoding, FileStats, FormatError, GameReader, GameRecord, GameResult, GameWriter, Ply, RecordedPosition,
+    TrainingPosition, file_stats, is_training_position,
 };
 pub use selfplay::{Adjudication, DatagenError, GamePlayer, Progress, SelfPlayConfig};

@@ -713,10 +713,10 @@ fn open_output(path: &Path) -> Result<(GameWriter<File>, u64), DatagenError> {
             Err(source) => return Err(DatagenError::Corrupt { path: path.to_path_buf(), source }),
         }
     }
-    let (games, complete) = (reader.games_read(), reader.complete_len());
+    let (games, complete, encoding) = (reader.games_read(), reader.complete_len(), reader.encoding());
     let file = OpenOptions::new().append(true).open(path).map_err(io_error(path))?;
     file.set_len(complete).map_err(io_error(path))?;
-    Ok((GameWriter::append(file), games))
+    Ok((GameWriter::append(file, encoding), games))
 }
 
 /// Runs self-play as `config` says, until the output directory holds `config.games` games,

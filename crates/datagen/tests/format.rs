@@ -1,11 +1,11 @@
-//! The game record format: round trips, Chess960, every error on corrupt input, the training
-//! filter and the EPD converter.
+//! The game record format: round trips, Chess960, every error on corrupt input (in both
+//! encodings), the training filter and the EPD converter.
 
 use std::io::{self, Read};
 
 use cutoff_board::{Board, CastlingMode, CastlingSide, Color, Move, MoveKind, Square};
 use cutoff_datagen::epd::{ConvertError, EpdError, convert_epd, parse_epd_line};
-use cutoff_datagen::format::{HEADER_LEN, NO_SCORE, SCORE_MAX, encode_game};
+use cutoff_datagen::format::{Encoding, HEADER_LEN, NO_SCORE, SCORE_MAX, encode_game, encode_game_as};
 use cutoff_datagen::{FormatError, GameReader, GameRecord, GameResult, GameWriter, file_stats, is_training_position};
 
 /// A small xorshift generator for the tests.
@@ -56,7 +56,11 @@ fn random_game(rng: &mut TestRng, start: Board, max_plies: usize) -> GameRecord 
 }
 
 fn write_all(games: &[GameRecord]) -> Vec<u8> {
-    let mut writer = GameWriter::new(Vec::new()).unwrap();
+    write_all_as(games, Encoding::Plain)
+}
+
+fn write_all_as(games: &[GameRecord], encoding: Encoding) -> Vec<u8> {
+    let mut writer = GameWriter::with_encoding(Vec::new(), encoding).unwrap();
     for game in games {
         writer.write_game(game).unwrap();
     }
@@ -202,9 +206,10 @@ fn every_error_of_a_corrupt_file() {
     let e = corrupted(|b| b[..4].copy_from_slice(b"\x89PNG"));
     assert!(e.to_string().contains("not a Cutoff game file"), "{e}");
 
-    let e = corrupted(|b| b[8] = 2);
-    assert!(matches!(e, FormatError::UnsupportedVersion { found: 2 }), "{e}");
-    assert!(e.to_string().contains("version 2"), "{e}");
+    // Versions 1 and 2 are read; 3 is not.
+    let e = corrupted(|b| b[8] = 3);
+    assert!(matches!(e, FormatError::UnsupportedVersion { found: 3 }), "{e}");
+    assert!(e.to_string().contains("version 3"), "{e}");
 
     let e = corrupted(|b| b.truncate(10));
     assert!(matches!(e, FormatError::TruncatedHeader { len: 10 }), "{e}");
@@ -478,4 +483,159 @@ fn no_score_is_distinct_from_every_score() {
     let read = read_all(&write_all(&[game.clone()])).unwrap();
     assert_eq!(read[0].plies()[0].score, Some(-SCORE_MAX));
     assert_eq!(read[0].final_score(), None);
+}
+
+/// Random games of every start position, Chess960 included, read back the same from the
+/// compact encoding, and a plain file rewritten compact (and back) holds the same games.
+#[test]
+fn compact_files_round_trip() {
+    let mut rng = TestRng(0x0BAD_5EED_2026_1126);
+    let mut games = Vec::new();
+    for round in 0..40 {
+        let (fen, mode) = START_FENS[round % START_FENS.len()];
+        games.push(random_game(&mut rng, board(fen, mode), 300));
+    }
+    // A game of no moves, and scores at the extremes one after the other.
+    games.push(GameRecord::new(Board::default(), GameResult::Draw));
+    let mut extremes = GameRecord::new(Board::default(), GameResult::BlackWin);
+    for (i, score) in [SCORE_MAX, SCORE_MAX, -SCORE_MAX, -SCORE_MAX, 0, SCORE_MAX, 1, -1].into_iter().enumerate() {
+        let moves = extremes.end_board().legal_moves();
+        extremes.push(moves[i % moves.len()], Some(score)).unwrap();
+    }
+    extremes.set_final_score(Some(-SCORE_MAX));
+    games.push(extremes);
+
+    let compact = write_all_as(&games, Encoding::Compact);
+    assert_eq!(&compact[..HEADER_LEN], b"CUTOFFGR\x02\x00\x00\x00");
+    let reader = GameReader::new(&compact[..]).unwrap();
+    assert_eq!(reader.encoding(), Encoding::Compact);
+    assert_eq!(reader.collect::<Result<Vec<_>, _>>().unwrap(), games);
+
+    let plain = write_all(&games);
+    assert_eq!(GameReader::new(&plain[..]).unwrap().encoding(), Encoding::Plain);
+    let from_plain: Vec<_> = read_all(&plain).unwrap();
+    assert_eq!(write_all_as(&from_plain, Encoding::Compact), compact);
+    assert_eq!(write_all(&read_all(&compact).unwrap()), plain);
+    // Random scores take 2 or 3 bytes as varints, yet the compact file is smaller.
+    assert!(compact.len() < plain.len(), "{} against {}", compact.len(), plain.len());
+    assert_eq!(file_stats(&compact[..]).unwrap().encoding, Encoding::Compact);
+    assert_eq!(read_all(&write_all_as(&[], Encoding::Compact)).unwrap(), []);
+}
+
+/// The compact sample: 1.e4 (score 30) e5 (-25), final score none. Its bytes: header 0..12,
+/// the packed start 12..44, result 44, the number of moves 45, the two move indices 46 and 47,
+/// the three scores 48, 49 and 50.
+fn compact_sample() -> Vec<u8> {
+    let game = read_all(&sample_file()).unwrap().remove(0);
+    let bytes = write_all_as(&[game], Encoding::Compact);
+    // 30: zigzag 60, + 1. -25 after 30: delta 5, zigzag 10, + 1. None: 0.
+    assert_eq!(&bytes[44..], &[2, 2, 16, 16, 61, 11, 0]);
+    // e2e4 is the 17th of the start position's legal moves sorted by their raw 16 bits, and
+    // e7e5 the 17th of the position after it.
+    let sorted_raw = |board: &Board| {
+        let mut raws: Vec<u16> = board.legal_moves().iter().map(|m| m.raw()).collect();
+        raws.sort_unstable();
+        raws
+    };
+    let mut b = Board::default();
+    let e2e4 = b.parse_uci("e2e4").unwrap();
+    assert_eq!(sorted_raw(&b)[16], e2e4.raw());
+    b.play(e2e4);
+    assert_eq!(sorted_raw(&b)[16], b.parse_uci("e7e5").unwrap().raw());
+    bytes
+}
+
+#[test]
+fn every_error_of_a_corrupt_compact_file() {
+    let sample = compact_sample();
+    let corrupt = |change: &dyn Fn(&mut Vec<u8>)| {
+        let mut bytes = sample.clone();
+        change(&mut bytes);
+        first_error(&bytes)
+    };
+    // The start position's 20 moves: index 20 is none of them.
+    let e = corrupt(&|b| b[46] = 20);
+    assert!(matches!(e, FormatError::BadMoveIndex { game: 0, ply: 0, index: 20, legal: 20 }), "{e}");
+    assert!(e.to_string().contains("20 legal moves"), "{e}");
+    let e = corrupt(&|b| b[47] = 255);
+    assert!(matches!(e, FormatError::BadMoveIndex { game: 0, ply: 1, index: 255, .. }), "{e}");
+    // A varint not in its shortest form (61 as 0xBD 0x00), and one beyond 32 bits.
+    let e = corrupt(&|b| {
+        b.splice(48..49, [0xBD, 0x00]);
+    });
+    assert!(matches!(e, FormatError::BadVarint { game: 0 }), "{e}");
+    let e = corrupt(&|b| {
+        b.splice(45..46, [0xFF, 0xFF, 0xFF, 0xFF, 0x7F]);
+    });
+    assert!(matches!(e, FormatError::BadVarint { game: 0 }), "{e}");
+    let e = corrupt(&|b| {
+        b.splice(45..46, [0x80, 0x80, 0x80, 0x80, 0x80, 0x01]);
+    });
+    assert!(matches!(e, FormatError::BadVarint { game: 0 }), "{e}");
+    // Scores beyond ±32000. At the start 32001 is zigzag 64002, + 1 = 64003 = 0x83 0xF4 0x03.
+    // The final position's -32001 after -25 (prediction 25): -32026, zigzag 64051, + 1 = 64052.
+    let e = corrupt(&|b| {
+        b.splice(48..49, [0x83, 0xF4, 0x03]);
+    });
+    assert!(matches!(e, FormatError::BadScore { game: 0, ply: 0, value: 32_001 }), "{e}");
+    let e = corrupt(&|b| {
+        b.splice(50..51, [0xB4, 0xF4, 0x03]);
+    });
+    assert!(matches!(e, FormatError::BadScore { game: 0, ply: 2, value: -32_001 }), "{e}");
+    // A huge move count in a short file is a truncated game, not an allocation.
+    let e = corrupt(&|b| {
+        b.splice(45..46, [0xFF, 0xFF, 0xFF, 0xFF, 0x0F]);
+    });
+    assert!(matches!(e, FormatError::Truncated { game: 0 }), "{e}");
+    // The packed start position is checked as in version 1.
+    let e = corrupt(&|b| b[44] = 3);
+    assert!(matches!(e, FormatError::BadResult { game: 0, found: 3 }), "{e}");
+}
+
+/// A compact file cut anywhere reads as its complete games, then `Truncated`.
+#[test]
+fn a_compact_file_cut_anywhere_reads_up_to_its_last_complete_game() {
+    let mut rng = TestRng(1234);
+    let games: Vec<_> = (0..3).map(|_| random_game(&mut rng, Board::default(), 30)).collect();
+    let bytes = write_all_as(&games, Encoding::Compact);
+    let mut ends = vec![HEADER_LEN];
+    for game in &games {
+        let mut one = Vec::new();
+        encode_game_as(game, Encoding::Compact, &mut one);
+        ends.push(ends.last().unwrap() + one.len());
+    }
+    assert_eq!(*ends.last().unwrap(), bytes.len());
+    for cut in HEADER_LEN..=bytes.len() {
+        let mut reader = GameReader::new(&bytes[..cut]).unwrap();
+        let read: Vec<_> = reader.by_ref().collect();
+        let complete = ends.iter().rposition(|&end| end <= cut).unwrap();
+        assert_eq!(reader.games_read(), complete as u64, "cut {cut}");
+        assert_eq!(reader.complete_len(), ends[complete] as u64, "cut {cut}");
+        for (i, r) in read.iter().enumerate().take(complete) {
+            assert_eq!(r.as_ref().unwrap(), &games[i]);
+        }
+        if !ends.contains(&cut) {
+            assert!(matches!(read.last(), Some(Err(FormatError::Truncated { game })) if *game == complete as u64));
+        }
+    }
+}
+
+/// Any single corrupt byte of a compact file gives legal games or an error, never a panic.
+#[test]
+fn corrupt_compact_bytes_never_panic() {
+    let mut rng = TestRng(77);
+    let games: Vec<_> =
+        (0..2).map(|i| random_game(&mut rng, board(START_FENS[i * 5].0, START_FENS[i * 5].1), 12)).collect();
+    let bytes = write_all_as(&games, Encoding::Compact);
+    for i in 0..bytes.len() {
+        for value in [0x00, 0xFF, 0x80, 0x7F, 0x01, bytes[i] ^ 0x10, bytes[i] ^ 0x01] {
+            let mut copy = bytes.clone();
+            copy[i] = value;
+            if let Ok(reader) = GameReader::new(&copy[..]) {
+                for game in reader.flatten() {
+                    assert_eq!(game.replay().count(), game.len() + 1);
+                }
+            }
+        }
+    }
 }

@@ -4,9 +4,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use cutoff_board::Color;
-use cutoff_datagen::format::encode_game;
+use cutoff_datagen::format::{Encoding, encode_game};
 use cutoff_datagen::selfplay::{DatagenError, GamePlayer, SelfPlayConfig, game_file, run};
-use cutoff_datagen::{GameReader, GameRecord, GameResult};
+use cutoff_datagen::{GameReader, GameRecord, GameResult, GameWriter};
 
 /// A fresh, empty directory for one test.
 fn temp_dir(name: &str) -> PathBuf {
@@ -94,6 +94,32 @@ fn resuming_gives_the_files_of_a_straight_run() {
     assert_eq!((repaired.games_before, repaired.games), (1, 3));
     assert_eq!(files(&resumed, 2), expected);
     for dir in [straight, resumed] {
+        let _ = fs::remove_dir_all(dir);
+    }
+}
+
+/// A run continued in a directory whose files were rewritten in the compact encoding appends
+/// compact games: the files hold the games of a straight run.
+#[test]
+fn resuming_appends_in_the_files_encoding() {
+    let (straight, compacted) = (temp_dir("straight-c"), temp_dir("compacted"));
+    generate(&config(&straight, 4, 6, 2)).unwrap();
+    generate(&config(&compacted, 2, 6, 2)).unwrap();
+    for t in 0..2 {
+        let mut writer = GameWriter::with_encoding(Vec::new(), Encoding::Compact).unwrap();
+        for game in read_games(&fs::read(game_file(&compacted, t)).unwrap()) {
+            writer.write_game(&game).unwrap();
+        }
+        fs::write(game_file(&compacted, t), writer.into_inner()).unwrap();
+    }
+    let again = generate(&config(&compacted, 4, 6, 2)).unwrap();
+    assert_eq!((again.games_before, again.games), (2, 2));
+    for t in 0..2 {
+        let bytes = fs::read(game_file(&compacted, t)).unwrap();
+        assert_eq!(GameReader::new(&bytes[..]).unwrap().encoding(), Encoding::Compact);
+        assert_eq!(read_games(&bytes), read_games(&files(&straight, 2)[t]));
+    }
+    for dir in [straight, compacted] {
         let _ = fs::remove_dir_all(dir);
     }
 }
