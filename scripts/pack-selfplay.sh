@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Pack a finished `cutoff datagen` run into the repository as a self-play set (issue 28):
 # data/selfplay/NAME/ with the game files rewritten in the compact encoding (`cutoff datagen
-# compact`, version 2: about 40 % smaller once compressed, and read by every tool as it is) and
-# compressed (zstd -19), the run's settings.txt and a MANIFEST.md that holds what a later training needs to trust and reproduce it: how it was
-# made, the network's sha256, the engine build, `cutoff datagen info` on every file, the
-# totals, and the size and sha256 of each file compressed and uncompressed.
+# compact`, format version 2: about 40 % smaller once compressed) and compressed (zstd -19),
+# the run's settings.txt and a MANIFEST.md that holds what a later training needs to trust and
+# reproduce it: how it was made, the network's sha256, the engine build, `cutoff datagen info`
+# on every file, the totals, and the size and sha256 of each file compressed, compact and as
+# datagen wrote it. The set is built in a temporary directory and moved into place at the end.
 #
 #   scripts/pack-selfplay.sh SRC NAME NETWORK BUILD MADE_WITH
 #
@@ -46,16 +47,18 @@ info=$(cd "$src" && "$cutoff" datagen info "${games[@]}")
 total() { awk -v what="$1" '{ for (i = 2; i <= NF; i++) if ($(i + 1) ~ "^" what) s += $i } END { print s + 0 }' <<<"$info"; }
 n_games=$(total 'games,') n_scored=$(total 'scored') n_training=$(total 'training')
 
-mkdir -p "$dest"
-cp "$src/settings.txt" "$dest/"
-files=""
-tmp=$(mktemp -d)
+tmp=$(mktemp -d "$root/data/selfplay/.pack-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+set_dir=$tmp/$name
+mkdir "$set_dir"
+cp "$src/settings.txt" "$set_dir/"
+files=""
 for g in "${games[@]}"; do
     # The compact file is read back and compared with the datagen file game by game.
     "$cutoff" datagen compact "$src/$g" "$tmp/$g"
-    zstd -q -19 "$tmp/$g" -o "$dest/$g.zst"
-    files+="- $g.zst: $(bytes "$dest/$g.zst") bytes (sha256 $(sha "$dest/$g.zst")); uncompressed (compact) $(bytes "$tmp/$g") bytes, sha256 $(sha "$tmp/$g"); as datagen wrote it (plain) $(bytes "$src/$g") bytes, sha256 $(sha "$src/$g")"$'\n'
+    zstd -q -19 "$tmp/$g" -o "$set_dir/$g.zst"
+    files+="- $g.zst: $(bytes "$set_dir/$g.zst") bytes (sha256 $(sha "$set_dir/$g.zst")); uncompressed (compact, version 2) $(bytes "$tmp/$g") bytes, sha256 $(sha "$tmp/$g"); as datagen wrote it (version 1) $(bytes "$src/$g") bytes, sha256 $(sha "$src/$g")"$'\n'
+    rm "$tmp/$g"
 done
 
 {
@@ -66,15 +69,16 @@ done
     echo "Engine build: $build"
     echo "Settings: settings.txt (as the run wrote it)."
     echo
-    echo '`cutoff datagen info` on the uncompressed files:'
+    echo '`cutoff datagen info` on the files as datagen wrote them (version 1):'
     echo '```'
     echo "$info"
     echo '```'
     echo "Total: $(commas "$n_games") games, $(commas "$n_scored") scored positions, $(commas "$n_training") training positions."
     echo
-    echo 'Files: the compact encoding (version 2) compressed with zstd -19; decompress with `zstd -d` or `scripts/unpack-selfplay.sh`, and every tool reads them as they are (`cutoff datagen compact --plain` gives back the files datagen wrote). Sizes and sha256:'
+    echo 'Files: the compact encoding (format version 2) compressed with zstd -19. Decompress them with `zstd -d` or `scripts/unpack-selfplay.sh`; Cutoff reads version 2 from commit e2531f1 on, and `cutoff datagen compact --plain` gives back the files datagen wrote (their sha256 below). Sizes and sha256:'
     printf '%s' "$files"
     echo
     echo "To be moved to \`../shared/data/selfplay/$name/\` and removed from the repository (issue 28)."
-} >"$dest/MANIFEST.md"
+} >"$set_dir/MANIFEST.md"
+mv "$set_dir" "$dest"
 echo "$dest: $(commas "$n_games") games, $(commas "$n_training") training positions, $(du -sh "$dest" | cut -f1)"

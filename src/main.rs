@@ -133,9 +133,9 @@ enum DatagenAction {
         #[arg(long)]
         force: bool,
     },
-    /// Rewrite a game file in the compact encoding (version 2, about half the size once
-    /// compressed; for archives), or back in the plain one (version 1) with --plain. The
-    /// output is read back and compared with the input game by game.
+    /// Rewrite a game file in the compact encoding (version 2, for archives: about 40 % smaller
+    /// than version 1 once both are compressed), or back in the plain one (version 1) with
+    /// --plain. The output is read back and compared with the input game by game.
     Compact {
         /// The game file to read (either encoding).
         input: PathBuf,
@@ -326,8 +326,25 @@ fn create_output(path: &std::path::Path, force: bool) -> Result<std::fs::File, S
     })
 }
 
-/// `cutoff datagen compact`: rewrites `input` in `encoding`, then reads both files again and
-/// compares them game by game.
+/// Whether two paths name the same file (hard links included).
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        a.canonicalize().ok().is_some_and(|a| b.canonicalize().ok() == Some(a))
+    }
+}
+
+/// `cutoff datagen compact`: rewrites `input` in `encoding` into a temporary file beside
+/// `output`, reads both again and compares them game by game, and only then renames it to
+/// `output`: a failure leaves no partial output behind.
 fn recode(
     input: &std::path::Path,
     output: &std::path::Path,
@@ -341,27 +358,42 @@ fn recode(
         GameReader::new(BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))
     };
     let reader = open(input)?;
-    if input.canonicalize().ok().is_some_and(|i| output.canonicalize().ok() == Some(i)) {
+    if same_file(input, output) {
         return Err(format!("{}: the output is the input", output.display()));
     }
-    let mut writer = GameWriter::with_encoding(BufWriter::new(create_output(output, force)?), encoding)
-        .map_err(|e| format!("{}: {e}", output.display()))?;
-    for game in reader {
-        let game = game.map_err(|e| format!("{}: {e}", input.display()))?;
-        writer.write_game(&game).map_err(|e| format!("{}: {e}", output.display()))?;
+    if output.exists() && !force {
+        return Err(format!("{} exists (--force to overwrite it)", output.display()));
     }
-    let games = writer.games_written();
-    writer.into_inner().into_inner().map_err(|e| format!("{}: {e}", output.display()))?;
-    // Read back: the two files must hold the same games.
-    let (mut before, mut after) = (open(input)?, open(output)?);
-    loop {
-        match (before.next(), after.next()) {
-            (None, None) => break,
-            (Some(Ok(a)), Some(Ok(b))) if a == b => {}
-            (_, Some(Err(e))) => return Err(format!("{}: reading it back: {e}", output.display())),
-            _ => return Err(format!("{}: reads back differently from {}", output.display(), input.display())),
+    let mut partial = output.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    let result = (|| {
+        let mut writer = GameWriter::with_encoding(BufWriter::new(create_output(&partial, true)?), encoding)
+            .map_err(|e| format!("{}: {e}", partial.display()))?;
+        for game in reader {
+            let game = game.map_err(|e| format!("{}: {e}", input.display()))?;
+            writer.write_game(&game).map_err(|e| format!("{}: {e}", partial.display()))?;
         }
-    }
+        let games = writer.games_written();
+        let file = writer.into_inner().into_inner().map_err(|e| format!("{}: {e}", partial.display()))?;
+        file.sync_all().map_err(|e| format!("{}: {e}", partial.display()))?;
+        // Read back: the two files must hold the same games.
+        let (mut before, mut after) = (open(input)?, open(&partial)?);
+        loop {
+            match (before.next(), after.next()) {
+                (None, None) => break,
+                (Some(Ok(a)), Some(Ok(b))) if a == b => {}
+                (Some(Err(e)), _) => return Err(format!("{}: reading it again: {e}", input.display())),
+                (_, Some(Err(e))) => return Err(format!("{}: reading it back: {e}", partial.display())),
+                _ => return Err(format!("{}: reads back differently from {}", partial.display(), input.display())),
+            }
+        }
+        std::fs::rename(&partial, output).map_err(|e| format!("{}: {e}", output.display()))?;
+        Ok(games)
+    })();
+    let games = result.inspect_err(|_| {
+        let _ = std::fs::remove_file(&partial);
+    })?;
     let size = |path: &std::path::Path| std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     eprintln!(
         "{} games: {} ({} bytes) -> {} ({} bytes, version {}), read back and identical",

@@ -157,6 +157,19 @@ fn datagen_compact_rewrites_a_game_file_and_refuses_bad_requests() {
     let (status, _, err) = run(&["datagen", "compact", "--force", &path("plain.bin"), &path("plain.bin")]);
     assert!(!status.success() && err.contains("the output is the input"), "{err}");
     assert_eq!(std::fs::read(path("again.bin")).unwrap(), std::fs::read(path("plain.bin")).unwrap());
+    #[cfg(unix)]
+    {
+        std::fs::hard_link(path("plain.bin"), path("link.bin")).unwrap();
+        let (status, _, err) = run(&["datagen", "compact", "--force", &path("plain.bin"), &path("link.bin")]);
+        assert!(!status.success() && err.contains("the output is the input"), "{err}");
+        assert_eq!(std::fs::read(path("again.bin")).unwrap(), std::fs::read(path("plain.bin")).unwrap());
+    }
+    // A file cut inside its last game fails with nothing written.
+    let plain = std::fs::read(path("plain.bin")).unwrap();
+    std::fs::write(path("cut.bin"), &plain[..plain.len() - 3]).unwrap();
+    let (status, _, err) = run(&["datagen", "compact", &path("cut.bin"), &path("z.bin")]);
+    assert!(!status.success() && err.contains("truncated"), "{err}");
+    assert!(!dir.join("z.bin").exists() && !dir.join("z.bin.partial").exists());
     // A file that is no game file, and a missing one.
     let (status, _, err) = run(&["datagen", "compact", &path("a.epd"), &path("x.bin")]);
     assert!(!status.success() && err.contains("not a Cutoff game file"), "{err}");

@@ -582,6 +582,16 @@ fn every_error_of_a_corrupt_compact_file() {
         b.splice(50..51, [0xB4, 0xF4, 0x03]);
     });
     assert!(matches!(e, FormatError::BadScore { game: 0, ply: 2, value: -32_001 }), "{e}");
+    // The largest varints after the extreme scores: no overflow, a bad score.
+    for (previous, code) in
+        [([0x80, 0xF4, 0x03], [0xFF, 0xFF, 0xFF, 0xFF, 0x0F]), ([0x81, 0xF4, 0x03], [0xFE, 0xFF, 0xFF, 0xFF, 0x0F])]
+    {
+        let e = corrupt(&|b| {
+            b.splice(49..50, code);
+            b.splice(48..49, previous);
+        });
+        assert!(matches!(e, FormatError::BadScore { game: 0, ply: 1, .. }), "{e}");
+    }
     // A huge move count in a short file is a truncated game, not an allocation.
     let e = corrupt(&|b| {
         b.splice(45..46, [0xFF, 0xFF, 0xFF, 0xFF, 0x0F]);
