@@ -5,7 +5,7 @@ use std::io::{self, Read};
 
 use cutoff_board::{Board, CastlingMode, CastlingSide, Color, Move, MoveKind, Square};
 use cutoff_datagen::epd::{ConvertError, EpdError, convert_epd, parse_epd_line};
-use cutoff_datagen::format::{Encoding, HEADER_LEN, NO_SCORE, SCORE_MAX, encode_game, encode_game_as};
+use cutoff_datagen::format::{Encoding, HEADER_LEN, NO_SCORE, SCORE_MAX, encode_game_as};
 use cutoff_datagen::{FormatError, GameReader, GameRecord, GameResult, GameWriter, file_stats, is_training_position};
 
 /// A small xorshift generator for the tests.
@@ -289,56 +289,61 @@ fn every_error_of_a_corrupt_file() {
 }
 
 /// A file cut anywhere reads as its complete games and then, unless the cut falls between
-/// two games, `Truncated`, with `complete_len` at the end of the last complete game.
+/// two games, `Truncated`, with `complete_len` at the end of the last complete game; in both
+/// encodings.
 #[test]
 fn a_file_cut_anywhere_reads_up_to_its_last_complete_game() {
-    let mut rng = TestRng(99);
-    let games: Vec<_> = (0..3).map(|_| random_game(&mut rng, Board::default(), 30)).collect();
-    let bytes = write_all(&games);
-    let mut ends = vec![HEADER_LEN];
-    for game in &games {
-        let mut one = Vec::new();
-        encode_game(game, &mut one);
-        ends.push(ends.last().unwrap() + one.len());
-    }
-    assert_eq!(*ends.last().unwrap(), bytes.len());
-    for cut in 0..=bytes.len() {
-        let reader = GameReader::new(&bytes[..cut]);
-        if cut < HEADER_LEN {
-            assert!(matches!(reader, Err(FormatError::TruncatedHeader { len }) if len == cut));
-            continue;
+    for (encoding, seed) in [(Encoding::Plain, 99), (Encoding::Compact, 1234)] {
+        let mut rng = TestRng(seed);
+        let games: Vec<_> = (0..3).map(|_| random_game(&mut rng, Board::default(), 30)).collect();
+        let bytes = write_all_as(&games, encoding);
+        let mut ends = vec![HEADER_LEN];
+        for game in &games {
+            let mut one = Vec::new();
+            encode_game_as(game, encoding, &mut one);
+            ends.push(ends.last().unwrap() + one.len());
         }
-        let mut reader = reader.unwrap();
-        let read: Vec<_> = reader.by_ref().collect();
-        let complete = ends.iter().rposition(|&end| end <= cut).unwrap();
-        assert_eq!(reader.games_read(), complete as u64, "cut {cut}");
-        assert_eq!(reader.complete_len(), ends[complete] as u64, "cut {cut}");
-        for (i, r) in read.iter().enumerate().take(complete) {
-            assert_eq!(r.as_ref().unwrap(), &games[i]);
-        }
-        if ends.contains(&cut) {
-            assert_eq!(read.len(), complete, "cut {cut}");
-        } else {
-            assert!(matches!(read.last(), Some(Err(FormatError::Truncated { game })) if *game == complete as u64));
+        assert_eq!(*ends.last().unwrap(), bytes.len());
+        for cut in 0..=bytes.len() {
+            let reader = GameReader::new(&bytes[..cut]);
+            if cut < HEADER_LEN {
+                assert!(matches!(reader, Err(FormatError::TruncatedHeader { len }) if len == cut));
+                continue;
+            }
+            let mut reader = reader.unwrap();
+            let read: Vec<_> = reader.by_ref().collect();
+            let complete = ends.iter().rposition(|&end| end <= cut).unwrap();
+            assert_eq!(reader.games_read(), complete as u64, "{encoding:?} cut {cut}");
+            assert_eq!(reader.complete_len(), ends[complete] as u64, "{encoding:?} cut {cut}");
+            for (i, r) in read.iter().enumerate().take(complete) {
+                assert_eq!(r.as_ref().unwrap(), &games[i]);
+            }
+            if ends.contains(&cut) {
+                assert_eq!(read.len(), complete, "{encoding:?} cut {cut}");
+            } else {
+                assert!(matches!(read.last(), Some(Err(FormatError::Truncated { game })) if *game == complete as u64));
+            }
         }
     }
 }
 
-/// Any single corrupt byte gives games or an error, never a panic.
+/// Any single corrupt byte gives legal games or an error, never a panic, in both encodings.
 #[test]
 fn corrupt_bytes_never_panic() {
-    let mut rng = TestRng(7);
-    let games: Vec<_> =
-        (0..2).map(|i| random_game(&mut rng, board(START_FENS[i * 5].0, START_FENS[i * 5].1), 12)).collect();
-    let bytes = write_all(&games);
-    for i in 0..bytes.len() {
-        for value in [0x00, 0xFF, 0x80, 0x7F, 0x01, bytes[i] ^ 0x10, bytes[i] ^ 0x01] {
-            let mut copy = bytes.clone();
-            copy[i] = value;
-            if let Ok(reader) = GameReader::new(&copy[..]) {
-                // Whatever reads back is a legal game.
-                for game in reader.flatten() {
-                    assert_eq!(game.replay().count(), game.len() + 1);
+    for (encoding, seed) in [(Encoding::Plain, 7), (Encoding::Compact, 77)] {
+        let mut rng = TestRng(seed);
+        let games: Vec<_> =
+            (0..2).map(|i| random_game(&mut rng, board(START_FENS[i * 5].0, START_FENS[i * 5].1), 12)).collect();
+        let bytes = write_all_as(&games, encoding);
+        for i in 0..bytes.len() {
+            for value in [0x00, 0xFF, 0x80, 0x7F, 0x01, bytes[i] ^ 0x10, bytes[i] ^ 0x01] {
+                let mut copy = bytes.clone();
+                copy[i] = value;
+                if let Ok(reader) = GameReader::new(&copy[..]) {
+                    // Whatever reads back is a legal game.
+                    for game in reader.flatten() {
+                        assert_eq!(game.replay().count(), game.len() + 1);
+                    }
                 }
             }
         }
@@ -600,52 +605,4 @@ fn every_error_of_a_corrupt_compact_file() {
     // The packed start position is checked as in version 1.
     let e = corrupt(&|b| b[44] = 3);
     assert!(matches!(e, FormatError::BadResult { game: 0, found: 3 }), "{e}");
-}
-
-/// A compact file cut anywhere reads as its complete games, then `Truncated`.
-#[test]
-fn a_compact_file_cut_anywhere_reads_up_to_its_last_complete_game() {
-    let mut rng = TestRng(1234);
-    let games: Vec<_> = (0..3).map(|_| random_game(&mut rng, Board::default(), 30)).collect();
-    let bytes = write_all_as(&games, Encoding::Compact);
-    let mut ends = vec![HEADER_LEN];
-    for game in &games {
-        let mut one = Vec::new();
-        encode_game_as(game, Encoding::Compact, &mut one);
-        ends.push(ends.last().unwrap() + one.len());
-    }
-    assert_eq!(*ends.last().unwrap(), bytes.len());
-    for cut in HEADER_LEN..=bytes.len() {
-        let mut reader = GameReader::new(&bytes[..cut]).unwrap();
-        let read: Vec<_> = reader.by_ref().collect();
-        let complete = ends.iter().rposition(|&end| end <= cut).unwrap();
-        assert_eq!(reader.games_read(), complete as u64, "cut {cut}");
-        assert_eq!(reader.complete_len(), ends[complete] as u64, "cut {cut}");
-        for (i, r) in read.iter().enumerate().take(complete) {
-            assert_eq!(r.as_ref().unwrap(), &games[i]);
-        }
-        if !ends.contains(&cut) {
-            assert!(matches!(read.last(), Some(Err(FormatError::Truncated { game })) if *game == complete as u64));
-        }
-    }
-}
-
-/// Any single corrupt byte of a compact file gives legal games or an error, never a panic.
-#[test]
-fn corrupt_compact_bytes_never_panic() {
-    let mut rng = TestRng(77);
-    let games: Vec<_> =
-        (0..2).map(|i| random_game(&mut rng, board(START_FENS[i * 5].0, START_FENS[i * 5].1), 12)).collect();
-    let bytes = write_all_as(&games, Encoding::Compact);
-    for i in 0..bytes.len() {
-        for value in [0x00, 0xFF, 0x80, 0x7F, 0x01, bytes[i] ^ 0x10, bytes[i] ^ 0x01] {
-            let mut copy = bytes.clone();
-            copy[i] = value;
-            if let Ok(reader) = GameReader::new(&copy[..]) {
-                for game in reader.flatten() {
-                    assert_eq!(game.replay().count(), game.len() + 1);
-                }
-            }
-        }
-    }
 }
