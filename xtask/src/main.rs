@@ -43,6 +43,7 @@ EXAMPLES:
     cargo xtask tune                            fit the evaluation weights -> crates/eval/src/weights.rs
     cargo xtask tune --check                    the committed weights are reproduced from the data
     cargo xtask spsa --engine target/tune/release/cutoff --pairs 2000 --nodes 8000 --concurrency 2 --state spsa.state
+    cargo xtask score --pgn half1.pgn --pgn half2.pgn   a match played in parts, counted as one
     cargo xtask help perft                      all perft options
 
 ENVIRONMENT:
@@ -80,6 +81,9 @@ enum Command {
     /// Tune the search parameters of a `tune` build by SPSA, playing the game pairs itself
     /// (OpenBench's schedule and configuration format).
     Spsa(matches::spsa::SpsaArgs),
+    /// Count the results of match PGNs together (a match played in parts): W-D-L, pentanomial,
+    /// Elo, nElo and LOS.
+    Score(matches::score::ScoreArgs),
     /// Fit the win/draw/loss model (`UCI_ShowWDL`) to game results; prints the coefficients
     /// of `cutoff_search::wdl`.
     Wdl(wdl::WdlArgs),
@@ -100,6 +104,7 @@ fn main() -> ExitCode {
         Command::Ordering(args) => release(ordering::run, &args),
         Command::Tune(args) => release(tune::run, &args),
         Command::Spsa(args) => release(matches::spsa::run, &args),
+        Command::Score(args) => matches::score::run(&args),
         Command::Wdl(args) => release(wdl::run, &args),
         Command::Train(args) => release(train::run, &args),
     };

@@ -18,6 +18,7 @@ mod game;
 mod openings;
 mod pgn;
 mod report;
+pub mod score;
 mod settings;
 pub mod spsa;
 mod stats;
