@@ -26,7 +26,8 @@ pub struct ScoreArgs {
     pub pgn: Vec<PathBuf>,
 
     /// The player whose results are counted (a White or Black tag, exact); every game must
-    /// have it. [default: the White player of the first game]
+    /// have it. [default: the White player of the first file's lowest Round, engine 1 in a
+    /// `cargo xtask match` PGN, whose games are written as they finish]
     #[arg(long, value_name = "NAME")]
     pub player: Option<String>,
 
@@ -104,11 +105,23 @@ fn half_points(game: &GameTags, player: &str) -> std::result::Result<usize, Stri
     Ok(if as_white { white_half_points } else { 2 - white_half_points })
 }
 
-/// Counts `files` (name and PGN text) from `player`'s view (the first game's White player by
-/// default).
+/// The default player: White in the first file's game with the lowest Round (engine 1 of a
+/// match, whatever order its games finished in), or the first game's White where no game has a
+/// Round that is a number.
+fn default_player(text: &str) -> Option<String> {
+    let games = read_tags(text);
+    let first_round = games
+        .iter()
+        .filter_map(|game| Some((game.round.as_deref()?.parse::<u64>().ok()?, game)))
+        .min_by_key(|&(round, _)| round)
+        .map(|(_, game)| game);
+    first_round.or(games.first()).and_then(|game| game.white.clone())
+}
+
+/// Counts `files` (name and PGN text) from `player`'s view ([`default_player`] by default).
 fn count(files: &[(String, String)], player: Option<&str>) -> std::result::Result<(Count, String), String> {
     let mut result = Count::default();
-    let mut player = player.map(str::to_owned);
+    let mut player = player.map(str::to_owned).or_else(|| files.first().and_then(|(_, text)| default_player(text)));
     for (name, text) in files {
         let games = read_tags(text);
         if games.is_empty() {
@@ -234,6 +247,15 @@ mod tests {
         let text = report(&count, &player, 2, Statistics::Pentanomial);
         assert!(text.starts_with("7 games in 2 files (3 pairs, 1 game without its pair), from A's view\n"), "{text}");
         assert!(text.contains("W-D-L 3-2-2 (57.1 %), pentanomial [1, 0, 0, 1, 1]"), "{text}");
+    }
+
+    #[test]
+    fn the_default_player_is_white_in_round_1() {
+        // Games are written as they finish, so the file's first game can be engine 2's White.
+        let text = [game(2, "B", "A", "1-0"), game(1, "A", "B", "1/2-1/2")].concat();
+        let (count, player) = count(&[("f".into(), text)], None).unwrap();
+        assert_eq!(player, "A");
+        assert_eq!(count.tally.wdl, super::super::stats::Wdl { wins: 0, draws: 1, losses: 1 });
     }
 
     #[test]
