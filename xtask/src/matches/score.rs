@@ -108,8 +108,7 @@ fn half_points(game: &GameTags, player: &str) -> std::result::Result<usize, Stri
 /// The default player: White in the first file's game with the lowest Round (engine 1 of a
 /// match, whatever order its games finished in), or the first game's White where no game has a
 /// Round that is a number.
-fn default_player(text: &str) -> Option<String> {
-    let games = read_tags(text);
+fn default_player(games: &[GameTags]) -> Option<String> {
     let first_round = games
         .iter()
         .filter_map(|game| Some((game.round.as_deref()?.parse::<u64>().ok()?, game)))
@@ -121,21 +120,24 @@ fn default_player(text: &str) -> Option<String> {
 /// Counts `files` (name and PGN text) from `player`'s view ([`default_player`] by default).
 fn count(files: &[(String, String)], player: Option<&str>) -> std::result::Result<(Count, String), String> {
     let mut result = Count::default();
-    let mut player = player.map(str::to_owned).or_else(|| files.first().and_then(|(_, text)| default_player(text)));
-    for (name, text) in files {
-        let games = read_tags(text);
-        if games.is_empty() {
-            return Err(format!("{name}: no games"));
-        }
+    let parsed: Vec<(&str, Vec<GameTags>)> =
+        files.iter().map(|(name, text)| (name.as_str(), read_tags(text))).collect();
+    if let Some((name, _)) = parsed.iter().find(|(_, games)| games.is_empty()) {
+        return Err(format!("{name}: no games"));
+    }
+    let player = match player {
+        Some(player) => player.to_owned(),
+        None => parsed
+            .first()
+            .and_then(|(_, games)| default_player(games))
+            .ok_or_else(|| "no --player, and the first file's first game has no White tag".to_string())?,
+    };
+    for (name, games) in &parsed {
         let mut open: HashMap<u64, usize> = HashMap::new();
         let mut seen: HashMap<u64, usize> = HashMap::new();
         for (i, game) in games.iter().enumerate() {
             let at = |why: String| format!("{name}: game {} in the file: {why}", i + 1);
-            if player.is_none() {
-                player = game.white.clone();
-            }
-            let who = player.as_deref().ok_or_else(|| at("no White tag".into()))?;
-            let points = half_points(game, who).map_err(at)?;
+            let points = half_points(game, &player).map_err(at)?;
             let round: u64 = game
                 .round
                 .as_deref()
@@ -159,7 +161,7 @@ fn count(files: &[(String, String)], player: Option<&str>) -> std::result::Resul
         }
         result.unpaired += open.len() as u32;
     }
-    Ok((result, player.unwrap_or_default()))
+    Ok((result, player))
 }
 
 /// The report: what was counted, W-D-L, pentanomial, Elo, nElo and LOS.
