@@ -77,6 +77,10 @@ unbounded. The W-D-L beside them counts every game played.
 fishtest/OpenBench/fastchess, bounds in normalized Elo (default) or logistic Elo. The LLR is
 updated after each pair (game) and the match stops when it leaves
 (ln(beta/(1-alpha)), ln((1-beta)/alpha)).
+--continue-from FILE (repeatable): the PGNs of earlier parts of the same match (their --pgn,
+engine1 under the same name) are counted before the first game, so that an SPRT too long for
+one sitting goes on where it stopped: the LLR and the match's stop count them, and the summary
+ends with every part together. `cargo xtask score --pgn ... --sprt ...` counts finished parts.
 
 --runner fastchess|cutechess hands the same match (engines, options, openings and their
 order, time control, concurrency, games as rounds of 2 with colours swapped, adjudication,
@@ -253,6 +257,12 @@ pub struct MatchOptions {
     /// single games (trinomial).
     #[arg(long, value_enum, default_value_t = Statistics::Pentanomial, help_heading = "Statistics")]
     pub statistics: Statistics,
+
+    /// A PGN of an earlier part of this match (its `--pgn`; engine1 under the same name),
+    /// counted before the first game: the SPRT and the summary's last section go on from it.
+    /// Repeatable. In-tree runner only.
+    #[arg(long, value_name = "FILE", help_heading = "Statistics")]
+    pub continue_from: Vec<PathBuf>,
 }
 
 /// What `run` makes of the command line before any engine is built.
@@ -324,6 +334,9 @@ fn run_external(runner: Runner, args: &MatchOptions, settings: &Settings) -> Res
     if args.uci_log.is_some() {
         return Err(format!("--uci-log works with the in-tree runner only, not with --runner {runner}").into());
     }
+    if !args.continue_from.is_empty() {
+        return Err(format!("--continue-from works with the in-tree runner only, not with --runner {runner}").into());
+    }
     if !settings.openings.is_file() {
         return Err(format!("cannot read openings {}: no such file", settings.openings.display()).into());
     }
@@ -345,6 +358,7 @@ fn run_internal(args: &MatchOptions, settings: &Settings) -> Result<ExitCode> {
     let book = openings::load(&settings.openings, args.chess960)?;
     let order = openings::order(book.openings.len(), args.seed);
     let games = settings.games;
+    let earlier_files = score::read_files(&args.continue_from)?;
     let mut pgn_out = match &args.pgn {
         Some(path) => {
             Some(BufWriter::new(File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?))
@@ -383,7 +397,37 @@ fn run_internal(args: &MatchOptions, settings: &Settings) -> Result<ExitCode> {
         }
     }
 
+    // The earlier parts, from engine1's view: its name must be a player of every game.
+    let earlier = if earlier_files.is_empty() {
+        None
+    } else {
+        let (count, _) = score::count(&earlier_files, Some(&names[0]))?;
+        if let Some(sprt) = settings.sprt {
+            let outcome = score::sprt_outcome(sprt, &count);
+            if outcome.decision.is_some() {
+                return Err(format!(
+                    "the earlier parts have decided the SPRT already: {}",
+                    report::sprt_text(&outcome)
+                )
+                .into());
+            }
+        }
+        Some(count)
+    };
+
     print_header(args, settings, &names, &configs, &book, workers);
+    if let Some(count) = &earlier {
+        let wdl = count.tally.wdl;
+        println!(
+            "  continued     from {} games ({} pairs) of {}: W-D-L {}-{}-{}, counted by the SPRT and the last summary",
+            wdl.games(),
+            count.tally.pairs.pairs(),
+            earlier_files.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>().join(", "),
+            wdl.wins,
+            wdl.draws,
+            wdl.losses,
+        );
+    }
     if let Some(build) = &revision {
         println!("  engine2       built from {} ({})", build.revision, build.sha);
     }
@@ -454,7 +498,10 @@ fn run_internal(args: &MatchOptions, settings: &Settings) -> Result<ExitCode> {
             }
             if let Some(state) = &mut sprt_state {
                 if pair_done || state.sprt.statistics == Statistics::Trinomial {
-                    state.llr = state.sprt.llr(tally.wdl, tally.pairs);
+                    state.llr = match &earlier {
+                        Some(count) => state.sprt.llr(tally.wdl + count.tally.wdl, tally.pairs + count.tally.pairs),
+                        None => state.sprt.llr(tally.wdl, tally.pairs),
+                    };
                     state.decision = state.sprt.decision(state.llr);
                 }
                 if state.decision.is_some() {
@@ -472,6 +519,12 @@ fn run_internal(args: &MatchOptions, settings: &Settings) -> Result<ExitCode> {
     }
 
     print!("{}", report::summary(&names, &tally, args.statistics, sprt_state, match_start.elapsed()));
+    if let Some(mut all) = earlier {
+        all.tally.wdl = all.tally.wdl + tally.wdl;
+        all.tally.pairs = all.tally.pairs + tally.pairs;
+        println!("\nWith the earlier parts (the SPRT's LLR above counts them too):");
+        print!("{}", score::report(&all, &names[0], earlier_files.len() + 1, args.statistics));
+    }
     if let Some(path) = &args.pgn {
         println!("\nPGN: {} ({} games)", path.display(), tally.games());
     }

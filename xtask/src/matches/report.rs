@@ -246,6 +246,28 @@ fn sample_text(statistics: Statistics, tally: &Tally) -> String {
     format!("{statistics}, {}", samples_text(statistics, tally))
 }
 
+/// An SPRT's state in one line: its settings, the LLR between its bounds and the verdict.
+pub fn sprt_text(outcome: &SprtOutcome) -> String {
+    let s = outcome.sprt;
+    let verdict = match outcome.decision {
+        Some(Hypothesis::H1) => "H1 accepted",
+        Some(Hypothesis::H0) => "H0 accepted",
+        None => "no decision yet",
+    };
+    format!(
+        "elo0={} elo1={} alpha={} beta={} model={} ({}): LLR {:.2} in ({:.2}, {:.2}): {verdict}",
+        s.elo0,
+        s.elo1,
+        s.alpha,
+        s.beta,
+        s.model,
+        s.statistics,
+        outcome.llr,
+        s.lower_bound(),
+        s.upper_bound(),
+    )
+}
+
 /// The final summary (stdout). `statistics`: how results are counted for Elo, nElo and LOS.
 pub fn summary(
     names: &[String; 2],
@@ -300,25 +322,7 @@ pub fn summary(
         if games > 0 { tally.plies as f64 / f64::from(games) } else { 0.0 },
     );
     if let Some(outcome) = sprt {
-        let s = outcome.sprt;
-        let verdict = match outcome.decision {
-            Some(Hypothesis::H1) => "H1 accepted",
-            Some(Hypothesis::H0) => "H0 accepted",
-            None => "no decision yet",
-        };
-        let _ = writeln!(
-            out,
-            "  SPRT          elo0={} elo1={} alpha={} beta={} model={} ({}): LLR {:.2} in ({:.2}, {:.2}): {verdict}",
-            s.elo0,
-            s.elo1,
-            s.alpha,
-            s.beta,
-            s.model,
-            s.statistics,
-            outcome.llr,
-            s.lower_bound(),
-            s.upper_bound(),
-        );
+        let _ = writeln!(out, "  SPRT          {}", sprt_text(&outcome));
     }
 
     let _ = writeln!(out, "\nTerminations:");

@@ -5,7 +5,8 @@
 //! parts as one match, with the statistics `cargo xtask match` prints: W-D-L, the pentanomial
 //! of the game pairs, Elo, nElo and LOS. Only the tags are read: `Round` (the game's number in
 //! its match, from 1: games `2k - 1` and `2k` of a file form a pair, as `cargo xtask match`
-//! plays them), `White`, `Black` and `Result`.
+//! plays them), `White`, `Black` and `Result`. With `--sprt` it adds the LLR of an SPRT over
+//! all the games; `cargo xtask match --continue-from` goes on with such an SPRT in a new part.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -14,8 +15,9 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::report::{Figures, Tally, elo_text, signed};
-use super::stats::Statistics;
+use super::report::{Figures, SprtOutcome, Tally, elo_text, signed, sprt_text};
+use super::settings;
+use super::stats::{Sprt, Statistics};
 use crate::util::Result;
 
 #[derive(Debug, Args)]
@@ -31,9 +33,16 @@ pub struct ScoreArgs {
     #[arg(long, value_name = "NAME")]
     pub player: Option<String>,
 
-    /// How Elo, nElo and LOS are counted: game pairs (pentanomial) or single games.
+    /// How Elo, nElo, LOS and the SPRT are counted: game pairs (pentanomial) or single games.
     #[arg(long, value_enum, default_value_t = Statistics::Pentanomial)]
     pub statistics: Statistics,
+
+    /// The LLR of an SPRT over all the files' games, as `cargo xtask match --sprt` computes
+    /// it: `elo0=X elo1=Y [alpha=0.05 beta=0.05 model=normalized|logistic]`. This counts
+    /// finished parts; to continue an SPRT in a new part, use `cargo xtask match
+    /// --continue-from`, which stops at a bound.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    pub sprt: Option<Vec<String>>,
 }
 
 /// The tags of one game that the count needs.
@@ -79,10 +88,10 @@ fn read_tags(text: &str) -> Vec<GameTags> {
 
 /// What the files hold, counted from `player`'s view.
 #[derive(Debug, Default)]
-struct Count {
-    tally: Tally,
+pub(super) struct Count {
+    pub(super) tally: Tally,
     /// Games whose partner (the other game of the pair) is not in its file.
-    unpaired: u32,
+    pub(super) unpaired: u32,
 }
 
 /// Half-points of `player` in a game, or why the game cannot be counted.
@@ -118,7 +127,7 @@ fn default_player(games: &[GameTags]) -> Option<String> {
 }
 
 /// Counts `files` (name and PGN text) from `player`'s view ([`default_player`] by default).
-fn count(files: &[(String, String)], player: Option<&str>) -> std::result::Result<(Count, String), String> {
+pub(super) fn count(files: &[(String, String)], player: Option<&str>) -> std::result::Result<(Count, String), String> {
     let mut result = Count::default();
     let parsed: Vec<(&str, Vec<GameTags>)> =
         files.iter().map(|(name, text)| (name.as_str(), read_tags(text))).collect();
@@ -165,7 +174,7 @@ fn count(files: &[(String, String)], player: Option<&str>) -> std::result::Resul
 }
 
 /// The report: what was counted, W-D-L, pentanomial, Elo, nElo and LOS.
-fn report(count: &Count, player: &str, files: usize, statistics: Statistics) -> String {
+pub(super) fn report(count: &Count, player: &str, files: usize, statistics: Statistics) -> String {
     let wdl = count.tally.wdl;
     let figures = Figures::new(&count.tally, statistics);
     let mut out = String::new();
@@ -202,17 +211,32 @@ fn report(count: &Count, player: &str, files: usize, statistics: Statistics) -> 
     out
 }
 
-pub fn run(args: &ScoreArgs) -> Result<ExitCode> {
-    let files = args
-        .pgn
+/// The files' names and texts.
+pub(super) fn read_files(paths: &[PathBuf]) -> std::result::Result<Vec<(String, String)>, String> {
+    paths
         .iter()
-        .map(|path: &PathBuf| {
+        .map(|path| {
             let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
             Ok((path.display().to_string(), text))
         })
-        .collect::<std::result::Result<Vec<_>, String>>()?;
+        .collect()
+}
+
+/// The state of `sprt` over the games of `count`.
+pub(super) fn sprt_outcome(sprt: Sprt, count: &Count) -> SprtOutcome {
+    let llr = sprt.llr(count.tally.wdl, count.tally.pairs);
+    SprtOutcome { sprt, llr, decision: sprt.decision(llr) }
+}
+
+pub fn run(args: &ScoreArgs) -> Result<ExitCode> {
+    // The SPRT's settings are checked before any file is read.
+    let sprt = args.sprt.as_deref().map(|values| settings::parse_sprt(values, args.statistics)).transpose()?;
+    let files = read_files(&args.pgn)?;
     let (count, player) = count(&files, args.player.as_deref())?;
     print!("{}", report(&count, &player, files.len(), args.statistics));
+    if let Some(sprt) = sprt {
+        println!("SPRT {}", sprt_text(&sprt_outcome(sprt, &count)));
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -249,6 +273,32 @@ mod tests {
         let text = report(&count, &player, 2, Statistics::Pentanomial);
         assert!(text.starts_with("7 games in 2 files (3 pairs, 1 game without its pair), from A's view\n"), "{text}");
         assert!(text.contains("W-D-L 3-2-2 (57.1 %), pentanomial [1, 0, 0, 1, 1]"), "{text}");
+    }
+
+    #[test]
+    fn parts_counted_apart_add_up_to_the_parts_counted_together() {
+        // What `cargo xtask match --continue-from` does: the earlier parts' count plus the new
+        // part's must be the count of all the files, so the SPRT sees the match as one.
+        let a = [game(1, "A", "B", "1-0"), game(2, "B", "A", "1/2-1/2"), game(3, "A", "B", "0-1")].concat();
+        let b =
+            [game(2, "B", "A", "0-1"), game(1, "A", "B", "1-0"), game(4, "B", "A", "1-0"), game(3, "A", "B", "1-0")]
+                .concat();
+        let (first, _) = count(&[("a".into(), a.clone())], Some("A")).unwrap();
+        let (second, _) = count(&[("b".into(), b.clone())], Some("A")).unwrap();
+        let (both, _) = count(&[("a".into(), a), ("b".into(), b)], Some("A")).unwrap();
+        assert_eq!(first.tally.wdl + second.tally.wdl, both.tally.wdl);
+        assert_eq!(first.tally.pairs + second.tally.pairs, both.tally.pairs);
+        assert_eq!(both.tally.wdl, super::super::stats::Wdl { wins: 4, draws: 1, losses: 2 });
+        assert_eq!(both.tally.pairs.counts, [0, 0, 1, 1, 1]);
+        let sprt = settings::parse_sprt(
+            &["elo0=0".to_owned(), "elo1=10".to_owned(), "model=logistic".to_owned()],
+            Statistics::Pentanomial,
+        )
+        .unwrap();
+        let outcome = sprt_outcome(sprt, &both);
+        assert_eq!(outcome.llr, sprt.llr(both.tally.wdl, both.tally.pairs));
+        assert!(outcome.llr > 0.0, "pairs [0, 0, 1, 1, 1] favour H1: {}", outcome.llr);
+        assert!(sprt_text(&outcome).ends_with("no decision yet"), "{}", sprt_text(&outcome));
     }
 
     #[test]

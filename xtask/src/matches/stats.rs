@@ -70,6 +70,15 @@ impl Wdl {
     }
 }
 
+impl std::ops::Add for Wdl {
+    type Output = Wdl;
+
+    /// The games of two counts together (the parts of one match).
+    fn add(self, other: Wdl) -> Wdl {
+        Wdl { wins: self.wins + other.wins, draws: self.draws + other.draws, losses: self.losses + other.losses }
+    }
+}
+
 /// Game-pair results (same opening, colours swapped) from engine1's point of view:
 /// `counts[k]` is the number of pairs in which engine1 scored `k / 2` points, so the classes are
 /// LL, LD, WL+DD, WD, WW (fastchess' `Ptnml(0-2)`).
@@ -91,6 +100,15 @@ impl Pentanomial {
     /// `(score per game, count)` for each pair class.
     pub fn outcomes(self) -> [(f64, f64); 5] {
         std::array::from_fn(|k| (k as f64 / 4.0, f64::from(self.counts[k])))
+    }
+}
+
+impl std::ops::Add for Pentanomial {
+    type Output = Pentanomial;
+
+    /// The pairs of two counts together (the parts of one match).
+    fn add(self, other: Pentanomial) -> Pentanomial {
+        Pentanomial { counts: std::array::from_fn(|k| self.counts[k] + other.counts[k]) }
     }
 }
 
