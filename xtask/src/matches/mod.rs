@@ -604,13 +604,8 @@ fn print_header(
     }
     if let Some(s) = &settings.sprt {
         println!(
-            "  SPRT          elo0={} elo1={} alpha={} beta={} model={} ({}), LLR bounds ({:.2}, {:.2})",
-            s.elo0,
-            s.elo1,
-            s.alpha,
-            s.beta,
-            s.model,
-            s.statistics,
+            "  SPRT          {}, LLR bounds ({:.2}, {:.2})",
+            report::sprt_settings(s),
             s.lower_bound(),
             s.upper_bound()
         );

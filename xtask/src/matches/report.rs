@@ -255,17 +255,17 @@ pub fn sprt_text(outcome: &SprtOutcome) -> String {
         None => "no decision yet",
     };
     format!(
-        "elo0={} elo1={} alpha={} beta={} model={} ({}): LLR {:.2} in ({:.2}, {:.2}): {verdict}",
-        s.elo0,
-        s.elo1,
-        s.alpha,
-        s.beta,
-        s.model,
-        s.statistics,
+        "{}: LLR {:.2} in ({:.2}, {:.2}): {verdict}",
+        sprt_settings(&s),
         outcome.llr,
         s.lower_bound(),
-        s.upper_bound(),
+        s.upper_bound()
     )
+}
+
+/// An SPRT's settings: `elo0=X elo1=Y alpha=A beta=B model=M (statistics)`.
+pub fn sprt_settings(s: &Sprt) -> String {
+    format!("elo0={} elo1={} alpha={} beta={} model={} ({})", s.elo0, s.elo1, s.alpha, s.beta, s.model, s.statistics)
 }
 
 /// The final summary (stdout). `statistics`: how results are counted for Elo, nElo and LOS.
