@@ -113,6 +113,10 @@ struct DatagenArgs {
     /// Seconds between progress reports.
     #[arg(long, default_value_t = 5.0)]
     report_every: f64,
+    /// Also search and record the positions of the random opening, from the start position
+    /// on (otherwise the record starts after it, and no network sees the first plies).
+    #[arg(long)]
+    score_opening: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -259,6 +263,7 @@ fn selfplay(args: DatagenArgs) -> Result<(), String> {
         config.hard_nodes = hard;
     }
     config.hash_mib = args.hash;
+    config.score_opening = args.score_opening;
     config.syzygy = args.syzygy;
     if let Some(path) = &args.evalfile {
         let net = cutoff_uci::load_network(path).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -101,6 +101,13 @@ pub struct TrainArgs {
     #[arg(long)]
     pub factorise: bool,
 
+    /// Start from the weights of this network file instead of random ones (fine-tuning): its
+    /// layout, hidden size and output buckets must be the ones asked for (not with
+    /// --factorise). The quantised weights are read back as floats (`W1` and `b1` over `QA`,
+    /// `W2` over `QB`, `b2` over `QA * QB`), so the model starts as the file evaluates.
+    #[arg(long, value_name = "FILE")]
+    pub init: Option<PathBuf>,
+
     /// Passes over the training positions.
     #[arg(long, default_value_t = 30)]
     pub epochs: usize,
@@ -364,6 +371,33 @@ impl Model {
         let mut model = Model { layout, hidden, buckets, params, factorised, effective: Vec::new() };
         model.after_step();
         model
+    }
+
+    /// A model with the weights of `net` (see [`TrainArgs::init`]), which must have the layout,
+    /// hidden size and output buckets asked for.
+    fn from_network(net: &cutoff_nnue::Network, layout: KingBuckets, hidden: usize, buckets: usize) -> Result<Model> {
+        if *net.king_buckets() != layout || net.hidden() != hidden || net.output_buckets() != buckets {
+            return Err(format!(
+                "--init: the network is ({} x 768 -> {}) x 2 -> {}, not ({} x 768 -> {hidden}) x 2 -> {buckets} as asked",
+                net.king_buckets().count(),
+                net.hidden(),
+                net.output_buckets(),
+                layout.count()
+            )
+            .into());
+        }
+        let qa = |&w: &i16| f32::from(w) / spec::QA;
+        let qb = |&w: &i16| f32::from(w) / spec::QB;
+        let mut params: Vec<f32> = net.feature_weights().iter().map(qa).collect();
+        params.extend(net.feature_bias().iter().map(qa));
+        params.extend(net.output_weights().iter().map(qb));
+        params.extend(net.output_bias().iter().map(|&b| b as f32 / (spec::QA * spec::QB)));
+        if params.len() != Self::size(layout.inputs(), hidden, buckets) {
+            return Err("--init: the network's weights do not have the model's shape".into());
+        }
+        let mut model = Model { layout, hidden, buckets, params, factorised: false, effective: Vec::new() };
+        model.after_step();
+        Ok(model)
     }
 
     /// The number of parameters of `W1`, `b1`, `W2` and `b2` (without a factoriser).
@@ -826,6 +860,9 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     if args.factorise && args.king_buckets.count() < 2 {
         return Err("--factorise needs a layout of 2 king buckets or more (4, 8, 16 or a map)".into());
     }
+    if args.init.is_some() && args.factorise {
+        return Err("--init and --factorise do not go together: a file holds only the sums".into());
+    }
     if args.mirror && args.king_buckets != KingBuckets::NONE {
         return Err(
             "--mirror works with --king-buckets none only: the other layouts mirror the board themselves".into()
@@ -888,7 +925,17 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         "train: the hand-crafted evaluation's loss with the same target: validation {:.6}",
         hce_loss(&data, validation, validation_lambda)
     );
+    // The random weights are drawn with --init too, so that the shuffles are the same.
     let mut model = Model::new(args.king_buckets, args.hidden, args.output_buckets, args.factorise, &mut rng);
+    if let Some(path) = &args.init {
+        let net = cutoff_uci::load_network(path).map_err(|e| format!("--init {}: {e}", path.display()))?;
+        model = Model::from_network(&net, args.king_buckets, args.hidden, args.output_buckets)?;
+        eprintln!(
+            "train: starting from {}: validation {:.6}",
+            path.display(),
+            loss(&model, &data, validation, validation_lambda, threads)
+        );
+    }
     let mut adam = Adam::new(model.params.len());
     let mut grads = ChunkGradient::for_model(&model);
     let batches = training.len().div_ceil(args.batch);
@@ -1069,6 +1116,38 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         model.after_step();
         assert_eq!(model.w1()[0], CLIP);
         assert!(model.quantise().into_network().is_ok());
+    }
+
+    #[test]
+    fn a_model_started_from_a_file_evaluates_as_the_file_and_quantises_back_to_it() {
+        for spec in ["none", "4"] {
+            let layout = parse_king_buckets(spec).unwrap();
+            let data = dataset_of(layout);
+            let mut model = Model::new(layout, 16, 8, false, &mut Rng::new(9));
+            // Some training, so that the weights are not the initial ones.
+            let set: Vec<u32> = (0..data.positions.len() as u32).collect();
+            let mut adam = Adam::new(model.params.len());
+            let mut grads = ChunkGradient::for_model(&model);
+            for _ in 0..20 {
+                let (grad, _) = batch_gradient(&model, &data, &set, 0.5, 1, &mut grads);
+                adam.step(&mut model.params, &grad, 0.01);
+                model.after_step();
+            }
+            let network = model.quantise().into_network().unwrap();
+            let started = Model::from_network(&network, layout, 16, 8).unwrap();
+            // Quantising the started model gives the very file back.
+            assert_eq!(started.quantise().into_network().unwrap(), network);
+            // Its float evaluation is the file's, up to the integer rounding of the engine.
+            let mut scratch = Scratch::new(16);
+            for p in data.positions.iter().take(200) {
+                let board_eval = started.quantise().eval_cp(data.features(p));
+                let float_eval = started.eval_cp(data.features(p), &mut scratch);
+                assert!((float_eval - board_eval as f32).abs() <= 1.0, "{float_eval} vs {board_eval}");
+            }
+            // Another shape is refused.
+            assert!(Model::from_network(&network, layout, 32, 8).is_err());
+            assert!(Model::from_network(&network, layout, 16, 1).is_err());
+        }
     }
 
     fn train_and_check(layout: KingBuckets, buckets: usize, factorised: bool) {

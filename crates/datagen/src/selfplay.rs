@@ -8,8 +8,13 @@
 //! 2. **Random opening.** 8 or 9 plies (chosen at random) of uniformly random legal moves from
 //!    the standard start position, drawn from a [SplitMix64] generator seeded with the run's
 //!    seed and the game's number; an opening that ends the game (mate, a repetition) is thrown
-//!    away and another is drawn from the same generator. The opening is not recorded: the
-//!    record starts at the position after it.
+//!    away and another is drawn from the same generator. By default the opening is not
+//!    recorded: the record starts at the position after it. With
+//!    [`score_opening`](SelfPlayConfig::score_opening), each position of the opening (the
+//!    start position included) is searched as any other, and the record starts at the start
+//!    position with the random moves and those scores, so that the network also learns the
+//!    positions before the random plies (which it otherwise never sees). The searches do not
+//!    choose the random moves, and their scores do not count for adjudication.
 //! 3. **Search.** Both sides search with a *soft* node limit per move ([`Limits::soft_nodes`],
 //!    default 500: no new iteration starts once the search has visited that many nodes) and a
 //!    *hard* one ([`Limits::nodes`], by default 4 times the soft one, ending the search in any
@@ -48,7 +53,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use cutoff_board::{Color, Game, Outcome};
+use cutoff_board::{Color, Game, Move, Outcome};
 use cutoff_search::{Engine, Limits, SearchControl, SearchOptions};
 use cutoff_syzygy::{Tablebases, Wdl};
 
@@ -144,6 +149,9 @@ pub struct SelfPlayConfig {
     pub opening_min_plies: usize,
     /// The most random plies of an opening.
     pub opening_max_plies: usize,
+    /// Search and record the positions of the random opening too (see the module
+    /// documentation); off by default, so that earlier runs resume unchanged.
+    pub score_opening: bool,
     /// When games are ended early.
     pub adjudication: Adjudication,
     /// Syzygy tablebase directories (separated as `PATH` is) to adjudicate with, if any.
@@ -170,6 +178,7 @@ impl SelfPlayConfig {
             hash_mib: 16,
             opening_min_plies: 8,
             opening_max_plies: 9,
+            score_opening: false,
             adjudication: Adjudication::default(),
             syzygy: None,
             network: None,
@@ -228,7 +237,7 @@ impl SelfPlayConfig {
              resign={} cp for {} plies\n\
              draw={} cp for {} plies from ply {}\n\
              syzygy_pieces={tablebase_pieces}\n\
-             evaluation={}\n",
+             evaluation={}\n{}",
             self.seed,
             self.threads,
             self.soft_nodes,
@@ -242,6 +251,8 @@ impl SelfPlayConfig {
             a.draw_plies,
             a.draw_after_ply,
             evaluation_name(self.network.as_deref()),
+            // Written only when on, so that the settings of earlier runs still match.
+            if self.score_opening { "score_opening=yes\n" } else { "" },
         )
     }
 }
@@ -386,6 +397,7 @@ pub struct GamePlayer {
     limits: Limits,
     adjudication: Adjudication,
     opening_plies: (usize, usize),
+    score_opening: bool,
     tablebases: Option<Arc<Tablebases>>,
 }
 
@@ -402,6 +414,7 @@ impl GamePlayer {
             limits: Limits { soft_nodes: Some(config.soft_nodes), nodes: Some(config.hard_nodes), ..Limits::default() },
             adjudication: config.adjudication,
             opening_plies: (config.opening_min_plies, config.opening_max_plies),
+            score_opening: config.score_opening,
             tablebases,
         })
     }
@@ -410,11 +423,28 @@ impl GamePlayer {
     pub fn play(&mut self, seed: u64, index: u64) -> Result<PlayedGame, DatagenError> {
         self.engine.clear();
         let mut rng = SplitMix64::for_game(seed, index);
-        let mut game = random_opening(&mut rng, self.opening_plies.0, self.opening_plies.1);
-        let opening_plies = game.history().len();
-        let mut record = GameRecord::new(*game.board(), GameResult::Draw);
+        let (mut game, opening) = random_opening(&mut rng, self.opening_plies.0, self.opening_plies.1);
+        let opening_plies = opening.len();
         let mut white_scores = Vec::new();
         let (mut nodes, mut search_time) = (0, Duration::ZERO);
+        let mut record = if self.score_opening {
+            let mut replay = Game::default();
+            let mut record = GameRecord::new(*replay.board(), GameResult::Draw);
+            for &mv in &opening {
+                let board = *replay.board();
+                self.control.reset(false);
+                let searched = self.engine.search(&board, replay.history(), &self.limits, &self.control, &|_| {});
+                nodes += searched.nodes;
+                search_time += searched.time;
+                let score = encode_score(searched.score);
+                record.push(mv, Some(score)).map_err(|e| DatagenError::Engine(format!("{e} in {}", board.fen())))?;
+                replay.play(mv).map_err(|e| DatagenError::Engine(format!("{e} in {}", board.fen())))?;
+            }
+            record
+        } else {
+            GameRecord::new(*game.board(), GameResult::Draw)
+        };
+        let recorded_opening = record.len();
         let (result, end) = loop {
             if let Some(outcome) = game.outcome() {
                 break match outcome {
@@ -448,7 +478,7 @@ impl GamePlayer {
             record.push(mv, Some(score)).map_err(|e| DatagenError::Engine(format!("{e} in {}", board.fen())))?;
             game.play(mv).map_err(|e| DatagenError::Engine(format!("{e} in {}", board.fen())))?;
             white_scores.push(if us == Color::White { i32::from(score) } else { -i32::from(score) });
-            let game_plies = opening_plies + record.len();
+            let game_plies = opening_plies + record.len() - recorded_opening;
             if let Some(result) = self.adjudication.judge(&white_scores, game_plies) {
                 let end = if result == GameResult::Draw { GameEnd::DrawAdjudication } else { GameEnd::Resignation };
                 break (result, end);
@@ -460,11 +490,12 @@ impl GamePlayer {
 }
 
 /// `min..=max` (chosen at random) uniformly random legal plies from the start position, drawn
-/// again until the game is not over.
-fn random_opening(rng: &mut SplitMix64, min: usize, max: usize) -> Game {
+/// again until the game is not over: the game after them, and the moves.
+fn random_opening(rng: &mut SplitMix64, min: usize, max: usize) -> (Game, Vec<Move>) {
     loop {
         let plies = min + rng.below(max - min + 1);
         let mut game = Game::default();
+        let mut moves_played = Vec::with_capacity(plies);
         let mut over = false;
         for _ in 0..plies {
             let moves = game.board().legal_moves();
@@ -472,11 +503,13 @@ fn random_opening(rng: &mut SplitMix64, min: usize, max: usize) -> Game {
                 over = true;
                 break;
             }
+            let mv = moves[rng.below(moves.len())];
             // Legal by construction.
-            let _ = game.play(moves[rng.below(moves.len())]);
+            let _ = game.play(mv);
+            moves_played.push(mv);
         }
         if !over && game.outcome().is_none() {
-            return game;
+            return (game, moves_played);
         }
     }
 }
@@ -521,7 +554,8 @@ impl Progress {
         self.positions_per_second() / self.threads.max(1) as f64
     }
 
-    /// The average number of recorded plies per game of this run (the opening not counted).
+    /// The average number of recorded plies per game of this run (the opening counted only with
+    /// [`SelfPlayConfig::score_opening`]).
     pub fn average_plies(&self) -> f64 {
         self.positions as f64 / self.games.max(1) as f64
     }
@@ -851,8 +885,9 @@ mod tests {
     fn openings_are_legal_and_not_over() {
         for index in 0..50 {
             let mut rng = SplitMix64::for_game(3, index);
-            let game = random_opening(&mut rng, 8, 9);
+            let (game, moves) = random_opening(&mut rng, 8, 9);
             assert!((8..=9).contains(&game.history().len()));
+            assert_eq!(moves.len(), game.history().len());
             assert_eq!(game.outcome(), None);
         }
     }

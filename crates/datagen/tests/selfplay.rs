@@ -3,7 +3,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use cutoff_board::Color;
+use cutoff_board::{Board, Color};
 use cutoff_datagen::format::{Encoding, encode_game};
 use cutoff_datagen::selfplay::{DatagenError, GamePlayer, SelfPlayConfig, game_file, run};
 use cutoff_datagen::{GameReader, GameRecord, GameResult, GameWriter};
@@ -146,6 +146,37 @@ fn recorded_games_are_legal_and_end_as_recorded() {
         assert!(game.positions().count() <= game.len() + 1);
     }
     let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_scored_opening_is_recorded_from_the_start_position_with_the_same_random_moves() {
+    let (plain_dir, scored_dir) = (temp_dir("opening-plain"), temp_dir("opening-scored"));
+    generate(&config(&plain_dir, 4, 12, 1)).unwrap();
+    let mut scored = config(&scored_dir, 4, 12, 1);
+    scored.score_opening = true;
+    generate(&scored).unwrap();
+    let settings = fs::read_to_string(scored_dir.join("settings.txt")).unwrap();
+    assert!(settings.contains("score_opening=yes"), "{settings}");
+    assert!(!fs::read_to_string(plain_dir.join("settings.txt")).unwrap().contains("score_opening"));
+    for (plain, scored) in games_in_order(&plain_dir, 1).iter().zip(games_in_order(&scored_dir, 1)) {
+        // The scored record starts at the start position, every position of it has a score,
+        // and after its 8 or 9 opening moves it reaches the plain record's start: the same
+        // random moves, whatever the searches found.
+        assert_eq!(*scored.start(), Board::default());
+        assert!(scored.plies().iter().all(|p| p.score.is_some()));
+        let opening = scored.replay().position(|r| r.board == *plain.start()).expect("the plain start is reached");
+        assert!((8..=9).contains(&opening), "{opening} opening plies");
+        assert!(scored.len() > opening);
+        // The start position itself is a training position (quiet, not in check, scored).
+        assert_eq!(scored.positions().next().unwrap().board, Board::default());
+    }
+    // A directory made without the option does not resume with it.
+    let mut resumed = config(&plain_dir, 5, 12, 1);
+    resumed.score_opening = true;
+    let e = generate(&resumed).unwrap_err();
+    assert!(matches!(&e, DatagenError::SettingsMismatch { .. }), "{e}");
+    let _ = fs::remove_dir_all(plain_dir);
+    let _ = fs::remove_dir_all(scored_dir);
 }
 
 #[test]
