@@ -6,6 +6,7 @@
 
 mod bench;
 mod bench_perft;
+mod evalbias;
 mod matches;
 mod ordering;
 mod perft;
@@ -90,6 +91,9 @@ enum Command {
     /// Train the evaluation network (NNUE) from labelled positions and write the quantised
     /// network file.
     Train(train::TrainArgs),
+    /// Compare networks' static evaluations with the search scores of self-play data, by
+    /// stage of the game (and the start position's evaluation).
+    EvalBias(evalbias::EvalBiasArgs),
 }
 
 fn main() -> ExitCode {
@@ -107,6 +111,7 @@ fn main() -> ExitCode {
         Command::Score(args) => matches::score::run(&args),
         Command::Wdl(args) => release(wdl::run, &args),
         Command::Train(args) => release(train::run, &args),
+        Command::EvalBias(args) => release(evalbias::run, &args),
     };
     match result {
         Ok(code) => code,
