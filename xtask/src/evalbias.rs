@@ -2,7 +2,7 @@
 //! of self-play data, by stage of the game.
 //!
 //! Each training position of the game files ([`GameRecord::positions`], search score within
-//! ±2000 cp) falls in a band of full-move numbers; within it, a second row keeps only the
+//! ±2000 cp; the evaluations are clamped to the same range) falls in a band of full-move numbers; within it, a second row keeps only the
 //! positions whose material is the same for both sides. For each row the table gives the mean
 //! search score (side to move's view: a positive mean is what the search gives the side to
 //! move), and for each network its mean evaluation and mean absolute difference from the score.

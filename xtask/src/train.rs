@@ -378,11 +378,10 @@ impl Model {
     fn from_network(net: &cutoff_nnue::Network, layout: KingBuckets, hidden: usize, buckets: usize) -> Result<Model> {
         if *net.king_buckets() != layout || net.hidden() != hidden || net.output_buckets() != buckets {
             return Err(format!(
-                "--init: the network is ({} x 768 -> {}) x 2 -> {}, not ({} x 768 -> {hidden}) x 2 -> {buckets} as asked",
-                net.king_buckets().count(),
+                "--init: the network is ({:?} -> {}) x 2 -> {}, not ({layout:?} -> {hidden}) x 2 -> {buckets} as asked",
+                net.king_buckets(),
                 net.hidden(),
                 net.output_buckets(),
-                layout.count()
             )
             .into());
         }
@@ -1147,6 +1146,8 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
             // Another shape is refused.
             assert!(Model::from_network(&network, layout, 32, 8).is_err());
             assert!(Model::from_network(&network, layout, 16, 1).is_err());
+            let other = if spec == "none" { parse_king_buckets("mirror").unwrap() } else { KingBuckets::NONE };
+            assert!(Model::from_network(&network, other, 16, 8).is_err());
         }
     }
 

@@ -379,7 +379,8 @@ pub enum GameEnd {
 /// A game played by [`GamePlayer::play`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayedGame {
-    /// The record (from the position after the random opening).
+    /// The record: from the position after the random opening, or with
+    /// [`SelfPlayConfig::score_opening`] from the start position.
     pub record: GameRecord,
     /// How it ended.
     pub end: GameEnd,

@@ -158,7 +158,9 @@ fn a_scored_opening_is_recorded_from_the_start_position_with_the_same_random_mov
     let settings = fs::read_to_string(scored_dir.join("settings.txt")).unwrap();
     assert!(settings.contains("score_opening=yes"), "{settings}");
     assert!(!fs::read_to_string(plain_dir.join("settings.txt")).unwrap().contains("score_opening"));
-    for (plain, scored) in games_in_order(&plain_dir, 1).iter().zip(games_in_order(&scored_dir, 1)) {
+    let (plain_games, scored_games) = (games_in_order(&plain_dir, 1), games_in_order(&scored_dir, 1));
+    assert_eq!((plain_games.len(), scored_games.len()), (4, 4));
+    for (plain, scored) in plain_games.iter().zip(scored_games) {
         // The scored record starts at the start position, every position of it has a score,
         // and after its 8 or 9 opening moves it reaches the plain record's start: the same
         // random moves, whatever the searches found.
