@@ -127,9 +127,9 @@ for set in "${sets[@]}"; do
         fi
         if [ -z "$from" ]; then
             if [ ${#missing[@]} -gt 0 ] && $shallow; then
-                die "$set: $zst is in commit ${missing[*]}, which this shallow clone lacks: run 'git fetch --unshallow' (or clone without --depth) and try again"
+                die "$set: $zst is in commit $(IFS=,; echo "${missing[*]}" | sed "s/,/, /g"), which this shallow clone lacks: run 'git fetch --unshallow' (or clone without --depth) and try again"
             elif [ ${#missing[@]} -gt 0 ]; then
-                die "$set: $zst is in commit ${missing[*]}, which this repository does not have (and $shared/$set has no copy)"
+                die "$set: $zst is in commit $(IFS=,; echo "${missing[*]}" | sed "s/,/, /g"), which this repository does not have (and $shared/$set has no copy)"
             elif ! $in_git && [ -n "$commits" ]; then
                 die "$set: $zst is in commit $(echo $commits), but $root is not a git repository (and $shared/$set has no copy)"
             else
