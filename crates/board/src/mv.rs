@@ -114,8 +114,9 @@ impl MoveKind {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move(NonZeroU16);
 
-static_assertions::assert_eq_size!(Move, u16);
-static_assertions::assert_eq_size!(Option<Move>, u16);
+// A move is 16 bits, and the zero niche keeps `Option<Move>` at 16 bits too.
+const _: () = assert!(core::mem::size_of::<Move>() == 2);
+const _: () = assert!(core::mem::size_of::<Option<Move>>() == 2);
 
 impl Move {
     /// Builds a move. `from` and `to` must differ (panics otherwise).

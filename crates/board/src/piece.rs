@@ -157,7 +157,8 @@ pub enum Piece {
     BlackKing,
 }
 
-static_assertions::const_assert_eq!(core::mem::size_of::<Option<Piece>>(), 1);
+// `Option<Piece>` fills a mailbox square in one byte.
+const _: () = assert!(core::mem::size_of::<Option<Piece>>() == 1);
 
 impl Piece {
     /// All twelve pieces, White's first.

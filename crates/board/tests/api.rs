@@ -1,4 +1,4 @@
-//! The API edges of issue 14, each with a test: `CastlingMode`, `FromStr` for every small
+//! The API edges, each with a test: `CastlingMode`, `FromStr` for every small
 //! type, `play_uci` / `play_san`, the UCI text of castling moves, the checked variants of the
 //! unchecked methods (and the debug assertions of the unchecked ones), and the SEE value
 //! against `see_ge`.

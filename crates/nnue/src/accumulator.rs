@@ -51,9 +51,8 @@
 //!   number on the board), plus a small overhead (`REFRESH_OVERHEAD`: the bitboard
 //!   comparison, the copies, and the intermediate plies a walk leaves for the siblings). It is
 //!   computed only for walks longer than one ply.
-//! * Without king buckets or mirroring (one entry per perspective, every network before
-//!   issue 28) there is no cache: a refresh starts from the biases and the walk's budget is
-//!   the piece count, as before. With the cache, `net5` ran 4.0 % more instructions in
+//! * Without king buckets or mirroring (one entry per perspective) there is no cache: a
+//!   refresh starts from the biases and the walk's budget is the piece count. With the cache, `net5` ran 4.0 % more instructions in
 //!   `cutoff bench 7` (callgrind), because the cheap estimate sends short walks to refreshes
 //!   from an entry that a distant branch of the tree left behind.
 

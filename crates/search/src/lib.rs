@@ -1,10 +1,25 @@
-//! Cutoff's search: iterative deepening with aspiration windows, principal variation search,
-//! quiescence search, transposition-table cutoffs, check extension, mate distance pruning,
-//! repetition and 50-move draws, null-move pruning, late-move reductions, reverse futility
-//! pruning, time management with soft and hard limits, and lazy SMP.
+//! Cutoff's search: iterative deepening with aspiration windows over a principal variation
+//! search (PVS) and a quiescence search, run by several threads at once (lazy SMP) that share
+//! one transposition table.
 //!
-//! Move ordering comes from `cutoff-ordering`; the search owns the history tables (one set
-//! per thread) and updates them in one place, after a beta cutoff.
+//! At each node, in order:
+//! * draws by repetition and the 50-move rule, mate distance pruning, and a cutoff from the
+//!   transposition table;
+//! * a Syzygy tablebase probe (`SyzygyOptions`), whose result can end the node;
+//! * the static evaluation, by the network or the hand-crafted evaluation (`Evaluator`),
+//!   corrected by the correction histories (by pawn structure, each side's other pieces, and
+//!   the kings and minor pieces), and whether it is improving on the side's last one;
+//! * pruning before any move: razoring, reverse futility pruning, null-move pruning and
+//!   ProbCut; an internal iterative reduction when no hash move is known;
+//! * the moves in the order of `cutoff-ordering`'s staged picker, each with its own pruning
+//!   (late-move pruning, futility pruning, history pruning, SEE pruning), extensions (check,
+//!   singular extensions with double extensions and multi-cut) and late-move reductions;
+//! * the history tables updated in one place after a beta cutoff.
+//!
+//! The quiescence search tries captures and promotions (every move when in check), with
+//! delta and SEE pruning. Time management keeps soft and hard limits (`TimeBudget`); the margins and
+//! reductions are named, tunable parameters (`params`). `wdl` turns a score into win, draw and
+//! loss chances for `UCI_ShowWDL`.
 //!
 //! ```
 //! use cutoff_board::{Board, CastlingMode};

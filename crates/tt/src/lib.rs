@@ -285,10 +285,14 @@ struct Bucket {
     entries: [Entry; ENTRIES_PER_BUCKET],
 }
 
-static_assertions::assert_eq_size!(Entry, [u64; 2]);
-static_assertions::assert_eq_size!(Bucket, [u8; BUCKET_BYTES]);
-static_assertions::const_assert_eq!(core::mem::align_of::<Bucket>(), BUCKET_BYTES);
-static_assertions::assert_impl_all!(TranspositionTable: Send, Sync);
+const _: () = assert!(core::mem::size_of::<Entry>() == 16);
+const _: () = assert!(core::mem::size_of::<Bucket>() == BUCKET_BYTES);
+const _: () = assert!(core::mem::align_of::<Bucket>() == BUCKET_BYTES);
+// The table is shared by the search threads.
+const _: () = {
+    const fn shared_between_threads<T: Send + Sync>() {}
+    shared_between_threads::<TranspositionTable>();
+};
 
 // Bit positions of the data word.
 const SCORE_SHIFT: u32 = 16;
@@ -798,8 +802,8 @@ pub fn prefetch<T>(value: &T) {
         // SAFETY: `_mm_prefetch` is a hint: it never faults, reads nothing into the program's
         // state and writes nothing, whatever the address. The pointer is in any case that of a
         // live reference, borrowed for the call. SSE, which the instruction needs, is part of
-        // every x86-64 target. Measured gains: docs/benchmarks.md (the TT bucket, session 16;
-        // the correction history, session 19).
+        // every x86-64 target. Measured gains: docs/benchmarks.md (the TT bucket and the
+        // correction history).
         #[allow(unsafe_code)]
         unsafe {
             _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast());
