@@ -220,33 +220,8 @@ pub fn los(outcomes: &[(f64, f64)]) -> Option<f64> {
     Some(0.5 * (1.0 + erf((mean - 0.5) / (2.0 * variance / n).sqrt())))
 }
 
-/// The error function, to about 1e-14: Taylor series below 3, a continued fraction of erfc above.
-pub fn erf(x: f64) -> f64 {
-    let z = x.abs();
-    let value = if z < 3.0 {
-        // erf(z) = 2/sqrt(pi) * sum_n (-1)^n z^(2n+1) / (n! (2n+1))
-        let mut term = z;
-        let mut sum = z;
-        for n in 1..200 {
-            let n = f64::from(n);
-            term *= -z * z / n;
-            let add = term / (2.0 * n + 1.0);
-            sum += add;
-            if add.abs() < 1e-17 * sum.abs() {
-                break;
-            }
-        }
-        sum * 2.0 / std::f64::consts::PI.sqrt()
-    } else {
-        // erfc(z) = exp(-z^2) / sqrt(pi) / (z + (1/2) / (z + 1 / (z + (3/2) / (z + ...))))
-        let mut fraction = z;
-        for n in (1..=60).rev() {
-            fraction = z + f64::from(n) / 2.0 / fraction;
-        }
-        1.0 - (-z * z).exp() / std::f64::consts::PI.sqrt() / fraction
-    };
-    value.copysign(x)
-}
+/// The error function (`libm`'s port of the C library's `erf`).
+pub use libm::erf;
 
 /// The Elo scale the SPRT bounds are given in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
