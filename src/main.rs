@@ -53,7 +53,7 @@ enum Command {
     Datagen(DatagenArgs),
 }
 
-/// The evaluation of `cutoff bench --eval`.
+/// The evaluation of `cutoff bench --eval` and `cutoff datagen --eval`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 enum EvalKind {
     /// The hand-crafted evaluation.
@@ -92,9 +92,17 @@ struct DatagenArgs {
     /// Adjudicate with the Syzygy tables in these directories (separated as for `SyzygyPath`).
     #[arg(long)]
     syzygy: Option<String>,
-    /// Evaluate with the network in this file (default: the hand-crafted evaluation).
+    /// The evaluation: `hce` (hand-crafted) or `nnue` (the embedded network).
+    /// [default: the engine's default, `UseNNUE`]
+    #[arg(long, value_enum, conflicts_with = "evalfile")]
+    eval: Option<EvalKind>,
+    /// Evaluate with the network in this file.
     #[arg(long, value_name = "FILE")]
     evalfile: Option<PathBuf>,
+    /// Draw the random opening again when the position after it searches beyond ±this many
+    /// cp (0: keep every opening).
+    #[arg(long, value_name = "CP", default_value_t = cutoff_datagen::selfplay::DEFAULT_OPENING_LIMIT)]
+    opening_limit: u32,
     /// Resign when the last --resign-plies scores all give one side at least this many cp.
     #[arg(long, default_value_t = 1000)]
     resign_score: i32,
@@ -264,11 +272,25 @@ fn selfplay(args: DatagenArgs) -> Result<(), String> {
     }
     config.hash_mib = args.hash;
     config.score_opening = args.score_opening;
+    config.opening_limit = args.opening_limit;
     config.syzygy = args.syzygy;
-    if let Some(path) = &args.evalfile {
-        let net = cutoff_uci::load_network(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        config.network = Some(std::sync::Arc::new(net));
-    }
+    // The same evaluation as the engine plays with by default, so that the data is the
+    // engine's own unless asked otherwise.
+    let (network, source) = match (args.eval, &args.evalfile) {
+        (_, Some(path)) => {
+            let net = cutoff_uci::load_network(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            (Some(std::sync::Arc::new(net)), format!("the network in {}", path.display()))
+        }
+        (Some(EvalKind::Hce), None) => (None, "hand-crafted".to_string()),
+        (Some(EvalKind::Nnue), None) => {
+            (Some(cutoff_uci::embedded_network().ok_or("this build embeds no network")?), "the embedded network".into())
+        }
+        (None, None) => match cutoff_uci::default_network() {
+            Some(net) => (Some(net), "the embedded network, the default".into()),
+            None => (None, "hand-crafted, the default of this build".into()),
+        },
+    };
+    config.network = network;
     config.adjudication = Adjudication {
         resign_score: args.resign_score,
         resign_plies: args.resign_plies,
@@ -279,14 +301,19 @@ fn selfplay(args: DatagenArgs) -> Result<(), String> {
     config.progress_interval = Duration::from_secs_f64(args.report_every.min(1e6));
     config.validate().map_err(|e| e.to_string())?;
     eprintln!(
-        "datagen: {} games into {} on {} threads, {} nodes per move (hard {}), seed {}, {} evaluation",
+        "datagen: evaluation {} ({source}); {} games into {} on {} threads, {} nodes per move (hard {}), seed {}, \
+         openings within {}",
+        config.evaluation_name(),
         config.games,
         config.out_dir.display(),
         config.threads,
         config.soft_nodes,
         config.hard_nodes,
         config.seed,
-        if config.network.is_some() { "network" } else { "hand-crafted" }
+        match config.opening_limit {
+            0 => "any score".to_string(),
+            cp => format!("±{cp} cp"),
+        }
     );
     let done = cutoff_datagen::selfplay::run(&config, &mut |p| eprintln!("datagen: {p}")).map_err(|e| e.to_string())?;
     eprintln!("datagen: done: {done}");

@@ -30,8 +30,10 @@
 //! `32000 - n` (`cutoff_tt::MATE - n`), being mated in `n` plies `-(32000 - n)`, so any
 //! `|score| >= 31872` (`MATE_IN_MAX_PLY`) is a mate, and Syzygy wins found by the search are
 //! just below that. `-32768` ([`NO_SCORE`]) means "no score" (a position labelled only with the
-//! game result, or the final position of a self-play game, which is never searched). Scores
-//! between 32000 and 32767 in absolute value are rejected as corrupt.
+//! game result, or the final position of a self-play game, which is never searched; on a move,
+//! a position the game does not vouch for, such as a scored opening's position whose search
+//! chose a noisy move: no training position, see [`is_training_position`]). Scores between
+//! 32000 and 32767 in absolute value are rejected as corrupt.
 //!
 //! The terminator's score belongs to the final position (the one after the last move): a
 //! position from an EPD file, converted to a game of no moves, carries its score there.
@@ -468,9 +470,16 @@ pub struct TrainingPosition {
 ///   so its static value and its search score disagree by the material about to change hands;
 /// * it has **no move recorded and no legal move** (checkmate or stalemate at the end of a
 ///   game: the search never evaluates such a position);
-/// * its score is **mate-like**: `|score| >= ` [`TRAINING_SCORE_LIMIT`] (10000).
+/// * its score is **mate-like**: `|score| >= ` [`TRAINING_SCORE_LIMIT`] (10000);
+/// * it has **a move but no score**: a game leaves a move's score out where it does not vouch
+///   for the position (`cutoff datagen --score-opening` does so for an opening position whose
+///   search chose a noisy move, where the random move played, which this filter sees, is
+///   quiet).
 ///
-/// A position without a score is kept (the trainer uses its result alone).
+/// A position without a move and without a score (the final position of a game, a result-only
+/// EPD position) is kept: the trainer uses its result alone. No file written before the last
+/// rule holds a move without a score (self-play scores every move, EPD positions have none), so
+/// it leaves their training positions as they were.
 ///
 /// ```
 /// use cutoff_board::{Board, CastlingMode};
@@ -479,6 +488,7 @@ pub struct TrainingPosition {
 /// let e4 = board.parse_uci("e2e4").ok();
 /// assert!(is_training_position(&board, e4, Some(30)));
 /// assert!(is_training_position(&board, None, None));
+/// assert!(!is_training_position(&board, e4, None)); // a move whose score was left out
 /// assert!(!is_training_position(&board, e4, Some(31_000)));
 /// let mated = Board::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", CastlingMode::Standard).unwrap();
 /// assert!(!is_training_position(&mated, None, None)); // in check (and mated)
@@ -487,12 +497,12 @@ pub fn is_training_position(board: &Board, mv: Option<Move>, score: Option<i16>)
     if board.in_check() {
         return false;
     }
-    match mv {
-        Some(mv) if mv.is_noisy() => return false,
-        None if !board.has_legal_moves() => return false,
-        _ => {}
+    match (mv, score) {
+        (Some(mv), _) if mv.is_noisy() => false,
+        (Some(_), None) => false,
+        (None, _) if !board.has_legal_moves() => false,
+        (_, score) => score.is_none_or(|s| s.unsigned_abs() < TRAINING_SCORE_LIMIT.unsigned_abs()),
     }
-    score.is_none_or(|s| s.unsigned_abs() < TRAINING_SCORE_LIMIT.unsigned_abs())
 }
 
 /// Why a game file could not be read.

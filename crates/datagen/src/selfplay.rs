@@ -8,13 +8,24 @@
 //! 2. **Random opening.** 8 or 9 plies (chosen at random) of uniformly random legal moves from
 //!    the standard start position, drawn from a [SplitMix64] generator seeded with the run's
 //!    seed and the game's number; an opening that ends the game (mate, a repetition) is thrown
-//!    away and another is drawn from the same generator. By default the opening is not
-//!    recorded: the record starts at the position after it. With
+//!    away and another is drawn from the same generator. With an
+//!    [`opening_limit`](SelfPlayConfig::opening_limit) (default 400 cp), the position after
+//!    the opening is searched as the game's first move is, and an opening whose score is
+//!    beyond ±limit is thrown away too and another drawn: a game decided by its random plies
+//!    teaches little but the material count. The search of a kept opening is the game's first
+//!    move, so a kept opening costs no extra search; the searches of thrown-away ones are not
+//!    undone (the engine is cleared once per game, not once per draw), which keeps the game a
+//!    function of its number and the settings. By default the opening is not recorded: the
+//!    record starts at the position after it. With
 //!    [`score_opening`](SelfPlayConfig::score_opening), each position of the opening (the
 //!    start position included) is searched as any other, and the record starts at the start
 //!    position with the random moves and those scores, so that the network also learns the
 //!    positions before the random plies (which it otherwise never sees). The searches do not
-//!    choose the random moves, and their scores do not count for adjudication.
+//!    choose the random moves, and their scores do not count for adjudication. An opening
+//!    position whose search chose a noisy move (a capture or a promotion) is recorded without a
+//!    score: it is not quiet, but the training filter ([`is_training_position`]) sees only the
+//!    random move played there, so the missing score is what marks it, and the filter skips a
+//!    position that has a move but no score.
 //! 3. **Search.** Both sides search with a *soft* node limit per move ([`Limits::soft_nodes`],
 //!    default 500: no new iteration starts once the search has visited that many nodes) and a
 //!    *hard* one ([`Limits::nodes`], by default 4 times the soft one, ending the search in any
@@ -44,6 +55,7 @@
 //! refused (the first differing one is named).
 //!
 //! [SplitMix64]: https://prng.di.unimi.it/splitmix64.c
+//! [`is_training_position`]: crate::format::is_training_position
 
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
@@ -53,8 +65,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use cutoff_board::{Color, Game, Move, Outcome};
-use cutoff_search::{Engine, Limits, SearchControl, SearchOptions};
+use cutoff_board::{Board, Color, Game, Move, Outcome};
+use cutoff_search::{Engine, Limits, SearchControl, SearchOptions, SearchResult};
 use cutoff_syzygy::{Tablebases, Wdl};
 
 use crate::format::{FormatError, GameReader, GameRecord, GameResult, GameWriter, VERSION, encode_score};
@@ -67,6 +79,13 @@ pub const DEFAULT_SOFT_NODES: u64 = 500;
 
 /// The default hard node limit is this many times the soft one.
 pub const HARD_NODES_FACTOR: u64 = 4;
+
+/// The default [`opening_limit`](SelfPlayConfig::opening_limit), centipawns.
+pub const DEFAULT_OPENING_LIMIT: u32 = 400;
+
+/// The most openings drawn for one game before the run gives up: a limit so tight that no
+/// opening passes it would otherwise draw forever.
+pub const MAX_OPENING_DRAWS: u64 = 10_000;
 
 /// The name of the settings file in the output directory.
 pub const SETTINGS_FILE: &str = "settings.txt";
@@ -149,6 +168,9 @@ pub struct SelfPlayConfig {
     pub opening_min_plies: usize,
     /// The most random plies of an opening.
     pub opening_max_plies: usize,
+    /// Openings whose position after the random plies searches beyond ±this many centipawns
+    /// (side to move's view) are drawn again (0: any opening is kept).
+    pub opening_limit: u32,
     /// Search and record the positions of the random opening too (see the module
     /// documentation); off by default, so that earlier runs resume unchanged.
     pub score_opening: bool,
@@ -165,8 +187,9 @@ pub struct SelfPlayConfig {
 
 impl SelfPlayConfig {
     /// The default settings for `games` games seeded with `seed` into `out_dir`: 1 thread,
-    /// 500 soft / 2000 hard nodes, 16 MiB hash, 8 or 9 random plies, the default
-    /// adjudication, no tablebases, progress every 5 seconds.
+    /// 500 soft / 2000 hard nodes, 16 MiB hash, 8 or 9 random plies within ±400 cp, the
+    /// default adjudication, no tablebases, the hand-crafted evaluation, progress every 5
+    /// seconds.
     pub fn new(out_dir: impl Into<PathBuf>, games: u64, seed: u64) -> SelfPlayConfig {
         SelfPlayConfig {
             out_dir: out_dir.into(),
@@ -178,6 +201,7 @@ impl SelfPlayConfig {
             hash_mib: 16,
             opening_min_plies: 8,
             opening_max_plies: 9,
+            opening_limit: DEFAULT_OPENING_LIMIT,
             score_opening: false,
             adjudication: Adjudication::default(),
             syzygy: None,
@@ -234,6 +258,7 @@ impl SelfPlayConfig {
              hard_nodes={}\n\
              hash_mib={}\n\
              opening_plies={}-{}\n\
+             opening_limit={}\n\
              resign={} cp for {} plies\n\
              draw={} cp for {} plies from ply {}\n\
              syzygy_pieces={tablebase_pieces}\n\
@@ -245,20 +270,35 @@ impl SelfPlayConfig {
             self.hash_mib,
             self.opening_min_plies,
             self.opening_max_plies,
+            // Written always (0 included), so that a directory of the rules before the limit,
+            // whose settings lack it, is not continued under them.
+            self.opening_limit,
             a.resign_score,
             a.resign_plies,
             a.draw_score,
             a.draw_plies,
             a.draw_after_ply,
-            evaluation_name(self.network.as_deref()),
-            // Written only when on, so that the settings of earlier runs still match.
-            if self.score_opening { "score_opening=yes\n" } else { "" },
+            self.evaluation_name(),
+            // Written only when on; its value names the rule for noisy opening positions, so
+            // that a directory scored under the earlier rule (`yes`) is not continued.
+            if self.score_opening { "score_opening=unscored-if-noisy\n" } else { "" },
         )
     }
 }
 
-/// How the settings file names an evaluation: `hce`, or `nnue-<N>-<checksum>` for a network
-/// (its hidden size and the FNV-1a checksum that ends its file).
+impl SelfPlayConfig {
+    /// How the settings file names the evaluation: `hce`, or `nnue-<N>-<checksum>` for a
+    /// network (its hidden size and the FNV-1a checksum that ends its file).
+    ///
+    /// ```
+    /// use cutoff_datagen::selfplay::SelfPlayConfig;
+    /// assert_eq!(SelfPlayConfig::new("out", 1, 0).evaluation_name(), "hce");
+    /// ```
+    pub fn evaluation_name(&self) -> String {
+        evaluation_name(self.network.as_deref())
+    }
+}
+
 fn evaluation_name(network: Option<&cutoff_nnue::Network>) -> String {
     match network {
         None => "hce".into(),
@@ -384,10 +424,13 @@ pub struct PlayedGame {
     pub record: GameRecord,
     /// How it ended.
     pub end: GameEnd,
-    /// Nodes searched for its moves.
+    /// Nodes searched for its moves, the checks of its thrown-away openings included.
     pub nodes: u64,
-    /// Time spent searching its moves.
+    /// Time spent searching them.
     pub search_time: Duration,
+    /// Openings thrown away for this game because their score was beyond
+    /// [`SelfPlayConfig::opening_limit`].
+    pub redrawn_openings: u64,
 }
 
 /// Plays self-play games: one engine (single-threaded search) and the settings of a run.
@@ -398,6 +441,7 @@ pub struct GamePlayer {
     limits: Limits,
     adjudication: Adjudication,
     opening_plies: (usize, usize),
+    opening_limit: u32,
     score_opening: bool,
     tablebases: Option<Arc<Tablebases>>,
 }
@@ -415,30 +459,60 @@ impl GamePlayer {
             limits: Limits { soft_nodes: Some(config.soft_nodes), nodes: Some(config.hard_nodes), ..Limits::default() },
             adjudication: config.adjudication,
             opening_plies: (config.opening_min_plies, config.opening_max_plies),
+            opening_limit: config.opening_limit,
             score_opening: config.score_opening,
             tablebases,
         })
+    }
+
+    /// Searches `board` (reached by `history`) with the game's limits.
+    fn search(&mut self, board: &Board, history: &[u64]) -> SearchResult {
+        self.control.reset(false);
+        self.engine.search(board, history, &self.limits, &self.control, &|_| {})
     }
 
     /// Plays game number `index` of a run seeded with `seed` (the same game every time).
     pub fn play(&mut self, seed: u64, index: u64) -> Result<PlayedGame, DatagenError> {
         self.engine.clear();
         let mut rng = SplitMix64::for_game(seed, index);
-        let (mut game, opening) = random_opening(&mut rng, self.opening_plies.0, self.opening_plies.1);
+        let (mut nodes, mut search_time) = (0, Duration::ZERO);
+        let mut redrawn_openings = 0;
+        // With a limit, the position after the opening is searched before the opening is kept;
+        // that search is then the game's first move.
+        let (mut game, opening, mut first_search) = loop {
+            let (game, opening) = random_opening(&mut rng, self.opening_plies.0, self.opening_plies.1);
+            if self.opening_limit == 0 {
+                break (game, opening, None);
+            }
+            let searched = self.search(game.board(), game.history());
+            nodes += searched.nodes;
+            search_time += searched.time;
+            if searched.score.unsigned_abs() <= self.opening_limit {
+                break (game, opening, Some(searched));
+            }
+            redrawn_openings += 1;
+            if redrawn_openings >= MAX_OPENING_DRAWS {
+                return Err(DatagenError::Config(format!(
+                    "no opening within ±{} cp in {MAX_OPENING_DRAWS} draws (game {index})",
+                    self.opening_limit
+                )));
+            }
+        };
         let opening_plies = opening.len();
         let mut white_scores = Vec::new();
-        let (mut nodes, mut search_time) = (0, Duration::ZERO);
         let mut record = if self.score_opening {
             let mut replay = Game::default();
             let mut record = GameRecord::new(*replay.board(), GameResult::Draw);
             for &mv in &opening {
                 let board = *replay.board();
-                self.control.reset(false);
-                let searched = self.engine.search(&board, replay.history(), &self.limits, &self.control, &|_| {});
+                let searched = self.search(&board, replay.history());
                 nodes += searched.nodes;
                 search_time += searched.time;
-                let score = encode_score(searched.score);
-                record.push(mv, Some(score)).map_err(|e| DatagenError::Engine(format!("{e} in {}", board.fen())))?;
+                // A position whose best move is noisy is not quiet, but the filter sees the
+                // random move instead: no score marks it as no training position.
+                let quiet = searched.best_move.is_some_and(|best| !best.is_noisy());
+                let score = quiet.then(|| encode_score(searched.score));
+                record.push(mv, score).map_err(|e| DatagenError::Engine(format!("{e} in {}", board.fen())))?;
                 replay.play(mv).map_err(|e| DatagenError::Engine(format!("{e} in {}", board.fen())))?;
             }
             record
@@ -468,10 +542,15 @@ impl GamePlayer {
                 };
                 break (GameResult::from_winner(winner), GameEnd::Tablebase);
             }
-            self.control.reset(false);
-            let searched = self.engine.search(&board, game.history(), &self.limits, &self.control, &|_| {});
-            nodes += searched.nodes;
-            search_time += searched.time;
+            let searched = match first_search.take() {
+                Some(searched) => searched,
+                None => {
+                    let searched = self.search(&board, game.history());
+                    nodes += searched.nodes;
+                    search_time += searched.time;
+                    searched
+                }
+            };
             let Some(mv) = searched.best_move else {
                 return Err(DatagenError::Engine(format!("no move in {}, which has legal moves", board.fen())));
             };
@@ -486,7 +565,7 @@ impl GamePlayer {
             }
         };
         record.set_result(result);
-        Ok(PlayedGame { record, end, nodes, search_time })
+        Ok(PlayedGame { record, end, nodes, search_time, redrawn_openings })
     }
 }
 
@@ -538,6 +617,8 @@ pub struct Progress {
     pub black_wins: u64,
     /// Games of this run ended by adjudication (resignation, draw or tablebase).
     pub adjudicated: u64,
+    /// Openings this run threw away for a score beyond [`SelfPlayConfig::opening_limit`].
+    pub redrawn_openings: u64,
     /// Nodes searched by this run.
     pub nodes: u64,
     /// Time the searches of this run took, all threads together.
@@ -561,7 +642,7 @@ impl Progress {
         self.positions as f64 / self.games.max(1) as f64
     }
 
-    /// Nodes searched per recorded move.
+    /// Nodes searched per recorded move (the checks of thrown-away openings included).
     pub fn nodes_per_move(&self) -> f64 {
         self.nodes as f64 / self.positions.max(1) as f64
     }
@@ -590,7 +671,7 @@ impl fmt::Display for Progress {
         write!(
             f,
             "{}/{} games ({} this run), {} positions, {:.0} pos/s ({:.0}/thread), W/D/L {}/{}/{}, {:.1} plies/game, \
-             {} adjudicated, {:.0} nodes/move at {:.0} knps, {:.0}% of the time searching, {}:{:02}:{:02}",
+             {} adjudicated, {} openings redrawn, {:.0} nodes/move at {:.0} knps, {:.0}% of the time searching, {}:{:02}:{:02}",
             self.games_done(),
             self.target_games,
             self.games,
@@ -602,6 +683,7 @@ impl fmt::Display for Progress {
             self.black_wins,
             self.average_plies(),
             self.adjudicated,
+            self.redrawn_openings,
             self.nodes_per_move(),
             self.nodes_per_second() / 1000.0,
             100.0 * self.search_share(),
@@ -621,6 +703,7 @@ struct Counters {
     draws: AtomicU64,
     black_wins: AtomicU64,
     adjudicated: AtomicU64,
+    redrawn_openings: AtomicU64,
     nodes: AtomicU64,
     search_nanos: AtomicU64,
 }
@@ -629,6 +712,7 @@ impl Counters {
     fn add(&self, game: &PlayedGame) {
         self.positions.fetch_add(game.record.len() as u64, Ordering::Relaxed);
         self.nodes.fetch_add(game.nodes, Ordering::Relaxed);
+        self.redrawn_openings.fetch_add(game.redrawn_openings, Ordering::Relaxed);
         self.search_nanos.fetch_add(u64::try_from(game.search_time.as_nanos()).unwrap_or(u64::MAX), Ordering::Relaxed);
         let result = match game.record.result() {
             GameResult::WhiteWin => &self.white_wins,
@@ -655,6 +739,7 @@ impl Counters {
             draws: self.draws.load(Ordering::Relaxed),
             black_wins: self.black_wins.load(Ordering::Relaxed),
             adjudicated: self.adjudicated.load(Ordering::Relaxed),
+            redrawn_openings: self.redrawn_openings.load(Ordering::Relaxed),
             nodes: self.nodes.load(Ordering::Relaxed),
             search_time: Duration::from_nanos(self.search_nanos.load(Ordering::Relaxed)),
         }

@@ -385,7 +385,10 @@ fn the_training_filter() {
     assert!(!is_training_position(&promo, a8q, Some(800)));
     assert!(is_training_position(&promo, kg3, Some(9_999)));
     assert!(!is_training_position(&promo, kg3, Some(-10_000)));
-    assert!(is_training_position(&promo, kg3, None));
+    // A move without a score: the game does not vouch for the position (the rule of scored
+    // openings whose search chose a noisy move). Without a move, the result alone labels it.
+    assert!(!is_training_position(&promo, kg3, None));
+    assert!(is_training_position(&promo, None, None));
     // A game that ends in mate or stalemate does not yield its final position; a draw by
     // result keeps it, with the result 0.5 for the side to move.
     for (fen, kept) in [
@@ -397,6 +400,31 @@ fn the_training_filter() {
         let positions: Vec<_> = game.positions().collect();
         assert_eq!(positions.len(), kept, "{fen}");
         assert!(positions.iter().all(|p| p.result == 0.5));
+    }
+}
+
+/// A move recorded without a score (a scored opening's position whose search chose a noisy
+/// move) is no training position, also after a write and a read in either encoding; the final
+/// position without a score still is.
+#[test]
+fn a_move_without_a_score_is_no_training_position() {
+    let mut game = GameRecord::new(Board::default(), GameResult::Draw);
+    for (mv, score) in [("e2e4", Some(30)), ("d7d5", None), ("b1c3", Some(40))] {
+        let b = *game.end_board();
+        game.push(b.parse_uci(mv).unwrap(), score).unwrap();
+    }
+    let kept = |g: &GameRecord| -> Vec<_> { g.positions().map(|p| (p.board.fullmove_number(), p.score)).collect() };
+    let expected = [(1, Some(30)), (2, Some(40)), (2, None)];
+    assert_eq!(kept(&game), expected);
+    for encoding in [Encoding::Plain, Encoding::Compact] {
+        let mut writer = GameWriter::with_encoding(Vec::new(), encoding).unwrap();
+        writer.write_game(&game).unwrap();
+        let bytes = writer.into_inner();
+        let read = read_all(&bytes).unwrap();
+        assert_eq!(read, [game.clone()]);
+        assert_eq!(kept(&read[0]), expected);
+        let stats = file_stats(&bytes[..]).unwrap();
+        assert_eq!((stats.training_positions, stats.scored_positions), (3, 2));
     }
 }
 

@@ -156,22 +156,30 @@ fn a_scored_opening_is_recorded_from_the_start_position_with_the_same_random_mov
     scored.score_opening = true;
     generate(&scored).unwrap();
     let settings = fs::read_to_string(scored_dir.join("settings.txt")).unwrap();
-    assert!(settings.contains("score_opening=yes"), "{settings}");
+    assert!(settings.contains("score_opening=unscored-if-noisy"), "{settings}");
     assert!(!fs::read_to_string(plain_dir.join("settings.txt")).unwrap().contains("score_opening"));
     let (plain_games, scored_games) = (games_in_order(&plain_dir, 1), games_in_order(&scored_dir, 1));
     assert_eq!((plain_games.len(), scored_games.len()), (4, 4));
     for (plain, scored) in plain_games.iter().zip(scored_games) {
-        // The scored record starts at the start position, every position of it has a score,
-        // and after its 8 or 9 opening moves it reaches the plain record's start: the same
-        // random moves, whatever the searches found.
+        // The scored record starts at the start position, and after its 8 or 9 opening moves
+        // it reaches the plain record's start: the same random moves (and the same kept
+        // opening), whatever the searches found. Every position after the opening has a score
+        // (an opening position may lack one: see the next test), and the games go on alike.
         assert_eq!(*scored.start(), Board::default());
-        assert!(scored.plies().iter().all(|p| p.score.is_some()));
         let opening = scored.replay().position(|r| r.board == *plain.start()).expect("the plain start is reached");
         assert!((8..=9).contains(&opening), "{opening} opening plies");
         assert!(scored.len() > opening);
+        assert!(scored.plies()[opening..].iter().all(|p| p.score.is_some()));
+        assert_eq!(scored.plies()[opening].score, plain.plies()[0].score);
         // The start position itself is a training position (quiet, not in check, scored).
         assert_eq!(scored.positions().next().unwrap().board, Board::default());
     }
+    // A directory scored under the earlier rule (every opening position scored) does not
+    // resume under this one.
+    let path = scored_dir.join("settings.txt");
+    fs::write(&path, settings.replace("score_opening=unscored-if-noisy", "score_opening=yes")).unwrap();
+    let e = generate(&scored).unwrap_err();
+    assert!(matches!(&e, DatagenError::SettingsMismatch { key, .. } if key == "score_opening"), "{e}");
     // A directory made without the option does not resume with it.
     let mut resumed = config(&plain_dir, 5, 12, 1);
     resumed.score_opening = true;
@@ -268,5 +276,89 @@ fn games_with_a_network_are_legal_and_the_settings_name_it() {
     // The hand-crafted evaluation cannot continue the network's run.
     let e = generate(&config(&dir, 4, 5, 1)).unwrap_err();
     assert!(matches!(&e, DatagenError::SettingsMismatch { key, .. } if key == "evaluation"), "{e}");
+    let _ = fs::remove_dir_all(dir);
+}
+
+/// A scored opening position whose search chose a noisy move is recorded without a score, and
+/// no such position is a training position, although the random move played there is quiet.
+#[test]
+fn a_scored_opening_position_whose_search_chose_a_noisy_move_is_no_training_position() {
+    let dir = temp_dir("opening-noisy");
+    let mut scored = config(&dir, 6, 12, 1);
+    scored.score_opening = true;
+    let mut player = GamePlayer::new(&scored, None).unwrap();
+    let (mut unscored, mut quiet_and_unscored) = (0, 0);
+    for index in 0..scored.games {
+        let game = player.play(scored.seed, index).unwrap().record;
+        let training: Vec<Board> = game.positions().map(|p| p.board).collect();
+        // The opening is the first 8 or 9 plies; the position after it has the search's move.
+        for position in game.replay().take(9) {
+            let Some(mv) = position.mv else { continue };
+            if position.score.is_none() {
+                unscored += 1;
+                quiet_and_unscored += usize::from(!mv.is_noisy());
+                assert!(!training.contains(&position.board), "{} is a training position", position.board.fen());
+            }
+        }
+        // Apart from the opening, every move has a score.
+        assert!(game.plies().iter().skip(9).all(|p| p.score.is_some()));
+    }
+    // The gap this closes: a quiet random move played where the search would have taken.
+    assert!(quiet_and_unscored > 0, "{unscored} unscored opening positions, none with a quiet random move");
+    let _ = fs::remove_dir_all(dir);
+}
+
+/// With a limit, an opening whose position searches beyond it is drawn again: every game's
+/// first recorded score is within it, and some openings of a small run were drawn again.
+#[test]
+fn openings_beyond_the_limit_are_drawn_again() {
+    let (dir, off_dir) = (temp_dir("opening-limit"), temp_dir("opening-limit-off"));
+    let mut limited = config(&dir, 8, 13, 1);
+    limited.opening_limit = 100;
+    let done = generate(&limited).unwrap();
+    assert!(done.redrawn_openings > 0, "no opening of 8 games was drawn again");
+    assert!(done.to_string().contains(&format!("{} openings redrawn", done.redrawn_openings)), "{done}");
+    let settings = fs::read_to_string(dir.join("settings.txt")).unwrap();
+    assert!(settings.contains("opening_limit=100\n"), "{settings}");
+    for game in games_in_order(&dir, 1) {
+        let first = game.plies()[0].score.unwrap();
+        assert!(first.abs() <= 100, "the first recorded score {first} is beyond the limit");
+    }
+    // Off: no opening is drawn again, and the settings say so.
+    let mut off = config(&off_dir, 8, 13, 1);
+    off.opening_limit = 0;
+    let done_off = generate(&off).unwrap();
+    assert_eq!(done_off.redrawn_openings, 0);
+    assert!(fs::read_to_string(off_dir.join("settings.txt")).unwrap().contains("opening_limit=0\n"));
+    let off_games = games_in_order(&off_dir, 1);
+    assert!(off_games.iter().any(|g| g.plies()[0].score.unwrap().abs() > 100), "no opening needed the limit");
+
+    // A directory of the rules before the limit (no `opening_limit` in its settings) is not
+    // continued under them.
+    let path = dir.join("settings.txt");
+    let old: String = settings.lines().filter(|l| !l.starts_with("opening_limit=")).map(|l| format!("{l}\n")).collect();
+    fs::write(&path, old).unwrap();
+    let e = generate(&config(&dir, 9, 13, 1)).unwrap_err();
+    assert!(
+        matches!(&e, DatagenError::SettingsMismatch { key, found, .. } if key == "opening_limit" && found == "(missing)"),
+        "{e}"
+    );
+    for dir in [dir, off_dir] {
+        let _ = fs::remove_dir_all(dir);
+    }
+}
+
+/// The default limit (400 cp) keeps every game's first recorded score within ±400.
+#[test]
+fn the_default_limit_is_400_cp() {
+    let dir = temp_dir("opening-default");
+    let config = config(&dir, 6, 14, 1);
+    assert_eq!(config.opening_limit, 400);
+    let mut player = GamePlayer::new(&config, None).unwrap();
+    for index in 0..config.games {
+        let game = player.play(config.seed, index).unwrap();
+        let first = game.record.plies()[0].score.unwrap();
+        assert!(first.abs() <= 400, "game {index}: first score {first}");
+    }
     let _ = fs::remove_dir_all(dir);
 }
