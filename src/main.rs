@@ -301,8 +301,7 @@ fn selfplay(args: DatagenArgs) -> Result<(), String> {
     config.progress_interval = Duration::from_secs_f64(args.report_every.min(1e6));
     config.validate().map_err(|e| e.to_string())?;
     eprintln!(
-        "datagen: evaluation {} ({source}); {} games into {} on {} threads, {} nodes per move (hard {}), seed {}, \
-         openings within {}",
+        "datagen: evaluation {} ({source}); {} games into {} on {} threads, {} nodes per move (hard {}), seed {}, {}",
         config.evaluation_name(),
         config.games,
         config.out_dir.display(),
@@ -311,8 +310,8 @@ fn selfplay(args: DatagenArgs) -> Result<(), String> {
         config.hard_nodes,
         config.seed,
         match config.opening_limit {
-            0 => "any score".to_string(),
-            cp => format!("±{cp} cp"),
+            0 => "no opening limit".to_string(),
+            cp => format!("openings within ±{cp} cp"),
         }
     );
     let done = cutoff_datagen::selfplay::run(&config, &mut |p| eprintln!("datagen: {p}")).map_err(|e| e.to_string())?;

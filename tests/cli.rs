@@ -1,4 +1,4 @@
-//! End-to-end tests of the `cutoff` subcommands (`perft`, `bench`, `datagen compact`) and the
+//! End-to-end tests of the `cutoff` subcommands (`perft`, `bench`, `datagen`) and the
 //! command line.
 
 mod common;
@@ -117,6 +117,50 @@ fn piped_perft_and_bench_run_to_the_end() {
     let (status, out, _) = run_cli_with_input(&[], Some("go perft 12\nquit\n"), CLI_TIMEOUT);
     assert!(status.success(), "go perft 12 + quit: {status}");
     assert!(out.lines().any(|l| l.starts_with("info string perft 12 stopped")), "perft 12 + quit:\n{out}");
+}
+
+/// `cutoff datagen` plays with the engine's default evaluation, the embedded network, and its
+/// first line names it as `settings.txt` does; `--eval hce` picks the hand-crafted one, which
+/// cannot continue the network's directory.
+#[test]
+fn datagen_plays_with_the_embedded_network_by_default_and_names_it_first() {
+    let dir = std::env::temp_dir().join(format!("cutoff-cli-datagen-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (nnue, hce) = (dir.join("nnue"), dir.join("hce"));
+    let args = |out: &std::path::Path, extra: &[&str]| -> Vec<String> {
+        let mut args: Vec<String> = ["datagen", "--games", "1", "--seed", "3", "--nodes", "50", "--out"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        args.push(out.to_str().unwrap().to_string());
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args
+    };
+    let run = |args: &[String]| run_cli(&args.iter().map(String::as_str).collect::<Vec<_>>(), CLI_TIMEOUT);
+    let evaluation = |dir: &std::path::Path| -> String {
+        let settings = std::fs::read_to_string(dir.join("settings.txt")).unwrap();
+        settings.lines().find_map(|l| l.strip_prefix("evaluation=")).unwrap().to_string()
+    };
+
+    let (status, _, err) = run(&args(&nnue, &[]));
+    assert!(status.success(), "datagen: {err}");
+    let first = err.lines().next().unwrap_or_default();
+    let name = evaluation(&nnue);
+    assert!(name.starts_with("nnue-512-"), "settings name {name}");
+    assert!(first.starts_with(&format!("datagen: evaluation {name} (the embedded network")), "first line: {first}");
+    assert!(first.contains("openings within ±400 cp"), "first line: {first}");
+
+    let (status, _, err) = run(&args(&hce, &["--eval", "hce", "--opening-limit", "0"]));
+    assert!(status.success(), "datagen --eval hce: {err}");
+    let first = err.lines().next().unwrap_or_default();
+    assert!(first.starts_with("datagen: evaluation hce (hand-crafted)"), "first line: {first}");
+    assert!(first.contains("no opening limit"), "first line: {first}");
+    assert_eq!(evaluation(&hce), "hce");
+
+    let (status, _, err) = run(&args(&nnue, &["--eval", "hce"]));
+    assert!(!status.success(), "the hand-crafted evaluation continued the network's run");
+    assert!(err.contains("evaluation="), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `cutoff datagen convert`, then `compact` and back with `--plain`: the same games (checked by
