@@ -1,54 +1,167 @@
 //! History tables: butterfly, continuation and capture history, and countermoves.
 //!
-//! Every history table stores `i16` entries updated by one rule, [`gravity`], so each stays
-//! within ±[`MAX_HISTORY`]. The tables differ only in how a move is turned into an index.
+//! Every history table is one generic type, [`History`]: `i16` entries, one per index of its
+//! [`HistoryIndex`], each updated by the one rule [`gravity`] so that it stays within
+//! ±[`HistoryIndex::BOUND`]. The tables differ only in how a move (with its context) is turned
+//! into an index: a new table is a `HistoryIndex` implementation, a field of [`Histories`],
+//! and the lines that read and write it.
 
 use alloc::boxed::Box;
 use alloc::vec;
-use alloc::vec::Vec;
+use core::fmt;
+use core::marker::PhantomData;
 
 use cutoff_board::{Bitboard, Board, Color, Move, Piece, PieceType, Square};
 
-/// The largest magnitude a history score reaches (the gravity update converges towards it).
+/// The largest magnitude a history score reaches (the bound of every table here; see
+/// [`gravity`]).
 ///
 /// ```
-/// use cutoff_board::{Bitboard, Board, Color};
+/// use cutoff_board::{Board, Color, Bitboard};
 /// use cutoff_ordering::{ButterflyHistory, MAX_HISTORY};
 /// let nf3 = Board::default().parse_uci("g1f3").unwrap();
+/// let key = (Color::White, nf3, Bitboard::EMPTY);
 /// let mut history = ButterflyHistory::new();
-/// history.update(Color::White, nf3, Bitboard::EMPTY, 1_000_000); // clamped to MAX_HISTORY
-/// assert_eq!(history.get(Color::White, nf3, Bitboard::EMPTY), MAX_HISTORY);
-/// history.update(Color::White, nf3, Bitboard::EMPTY, MAX_HISTORY); // gravity: saturated, it moves no further
-/// assert_eq!(history.get(Color::White, nf3, Bitboard::EMPTY), MAX_HISTORY);
-/// for _ in 0..100 {
-///     history.update(Color::White, nf3, Bitboard::EMPTY, -5000);
-/// }
-/// assert!(history.get(Color::White, nf3, Bitboard::EMPTY) >= -MAX_HISTORY);
+/// history.update(key, 1_000_000); // clamped to MAX_HISTORY
+/// assert_eq!(history.get(key), MAX_HISTORY);
 /// ```
 pub const MAX_HISTORY: i32 = 16_384;
 
-/// The one update rule of every history table ("gravity"): `bonus`, clamped to
-/// ±[`MAX_HISTORY`], moves the entry `h` by `bonus - h·|bonus| / MAX_HISTORY`. A bonus pulls
-/// the entry towards ±`MAX_HISTORY` and never past it, and old information fades as new
-/// arrives.
+/// The one update rule of every history table ("gravity"), for tables bounded by
+/// [`MAX_HISTORY`]: `bonus`, clamped to ±`MAX_HISTORY`, moves the entry `h` by
+/// `bonus - h·|bonus| / MAX_HISTORY`. A bonus pulls the entry towards ±`MAX_HISTORY` and never
+/// past it (a saturated entry moves no further), and old information fades as new arrives.
 ///
 /// ```
 /// use cutoff_ordering::{MAX_HISTORY, gravity};
 /// let mut entry = 0i16;
-/// gravity(&mut entry, 400);
+/// gravity(&mut entry, 400); // 0 + 400 - 0 * 400 / 16384
 /// assert_eq!(entry, 400);
 /// gravity(&mut entry, 400); // 400 + 400 - 400 * 400 / 16384
 /// assert_eq!(entry, 791);
+/// gravity(&mut entry, -1000); // 791 - 1000 - 791 * 1000 / 16384
+/// assert_eq!(entry, -257);
 /// for _ in 0..1000 {
 ///     gravity(&mut entry, -1_000_000);
 /// }
 /// assert_eq!(i32::from(entry), -MAX_HISTORY);
+/// gravity(&mut entry, -MAX_HISTORY); // saturated: it moves no further
+/// assert_eq!(i32::from(entry), -MAX_HISTORY);
 /// ```
 #[inline(always)]
 pub fn gravity(entry: &mut i16, bonus: i32) {
-    let bonus = bonus.clamp(-MAX_HISTORY, MAX_HISTORY);
+    bounded_gravity(entry, bonus, MAX_HISTORY);
+}
+
+/// [`gravity`] within ±`bound`.
+#[inline(always)]
+fn bounded_gravity(entry: &mut i16, bonus: i32, bound: i32) {
+    let bonus = bonus.clamp(-bound, bound);
     let h = i32::from(*entry);
-    *entry = (h + bonus - h * bonus.abs() / MAX_HISTORY) as i16;
+    *entry = (h + bonus - h * bonus.abs() / bound) as i16;
+}
+
+/// What makes a [`History`] table: what its entries are looked up by, how many there are, how
+/// a key becomes an index, and the bound of the entries.
+///
+/// A new table implements this trait on a marker type, `pub type NewHistory =
+/// History<NewIndex>`, and gets `new`, `get`, `update` and `clear` from [`History`]:
+///
+/// ```
+/// use cutoff_board::{Move, Square};
+/// use cutoff_ordering::{History, HistoryIndex};
+/// /// By target square alone.
+/// struct ToIndex;
+/// impl HistoryIndex for ToIndex {
+///     type Key<'a> = Move;
+///     const SIZE: usize = 64;
+///     fn index(mv: Move) -> Option<usize> {
+///         Some(mv.to() as usize)
+///     }
+/// }
+/// let mut history = History::<ToIndex>::new();
+/// let mv = Move::new(Square::G1, Square::F3, cutoff_board::MoveKind::Quiet);
+/// history.update(mv, 300);
+/// assert_eq!(history.get(Move::new(Square::E1, Square::F3, cutoff_board::MoveKind::Quiet)), 300);
+/// ```
+pub trait HistoryIndex {
+    /// What an entry is looked up by: a move with the context it is judged in.
+    type Key<'a>;
+    /// The number of entries.
+    const SIZE: usize;
+    /// The largest magnitude an entry reaches: [`gravity`]'s bound.
+    const BOUND: i32 = MAX_HISTORY;
+    /// The entry of `key` (below [`HistoryIndex::SIZE`]), or `None` for a key without one,
+    /// which then reads 0 and learns nothing.
+    fn index(key: Self::Key<'_>) -> Option<usize>;
+}
+
+/// A history table: [`HistoryIndex::SIZE`] `i16` entries on the heap, read by
+/// [`History::get`] and moved by [`History::update`] with [`gravity`] within
+/// ±[`HistoryIndex::BOUND`].
+///
+/// ```
+/// use cutoff_board::{Bitboard, Board, Color};
+/// use cutoff_ordering::{ButterflyHistory, MAX_HISTORY};
+/// let e4 = Board::default().parse_uci("e2e4").unwrap();
+/// let key = (Color::White, e4, Bitboard::EMPTY);
+/// let mut history = ButterflyHistory::new();
+/// assert_eq!(history.get(key), 0);
+/// history.update(key, 400);
+/// assert_eq!(history.get(key), 400);
+/// history.update(key, 3 * MAX_HISTORY);
+/// assert_eq!(history.get(key), MAX_HISTORY);
+/// history.clear();
+/// assert_eq!(history.get(key), 0);
+/// ```
+pub struct History<I: HistoryIndex> {
+    table: Box<[i16]>,
+    index: PhantomData<fn() -> I>,
+}
+
+impl<I: HistoryIndex> History<I> {
+    /// A table of zeros.
+    pub fn new() -> History<I> {
+        History { table: vec![0; I::SIZE].into_boxed_slice(), index: PhantomData }
+    }
+
+    /// The entry of `key` (0 for a key without one).
+    #[inline(always)]
+    pub fn get(&self, key: I::Key<'_>) -> i32 {
+        I::index(key).map_or(0, |i| i32::from(self.table[i]))
+    }
+
+    /// Moves the entry of `key` by `bonus` (negative for a malus) with [`gravity`].
+    #[inline(always)]
+    pub fn update(&mut self, key: I::Key<'_>, bonus: i32) {
+        if let Some(i) = I::index(key) {
+            bounded_gravity(&mut self.table[i], bonus, I::BOUND);
+        }
+    }
+
+    /// Resets every entry to zero.
+    pub fn clear(&mut self) {
+        self.table.fill(0);
+    }
+}
+
+impl<I: HistoryIndex> Default for History<I> {
+    fn default() -> History<I> {
+        History::new()
+    }
+}
+
+impl<I: HistoryIndex> Clone for History<I> {
+    fn clone(&self) -> History<I> {
+        History { table: self.table.clone(), index: PhantomData }
+    }
+}
+
+impl<I: HistoryIndex> fmt::Debug for History<I> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let filled = self.table.iter().filter(|&&e| e != 0).count();
+        write!(f, "History {{ {} entries, {filled} non-zero }}", self.table.len())
+    }
 }
 
 /// A moved piece and its target square: what continuation history is keyed by, for the move
@@ -103,14 +216,55 @@ pub const CONTINUATION_PLIES: [usize; 3] = [1, 2, 4];
 /// root, after a null move, or when not wanted).
 pub type Continuations = [Option<PieceTo>; CONTINUATION_PLIES.len()];
 
-/// Continuation history: how well a quiet move did right after a given earlier move (one, two
-/// or more plies back), so that a reply is judged in the context of the move it answers.
+/// Butterfly history's index: how often a quiet move (by colour, from, to) caused a cutoff,
+/// minus how often it was tried without one, kept apart by whether the opponent attacked the
+/// move's from and to squares (a move out of an attack, or into one, is a different kind of
+/// move).
 ///
-/// Layout: `table[earlier piece][earlier to][piece][to]`, flattened, `i16` entries
-/// (12 · 64 · 12 · 64 · 2 bytes = 1.1 MiB, on the heap). Updated with [`gravity`].
+/// Key: `(colour, move, threats)`, `threats` the squares the opponent attacks (see
+/// [`Board::attacks_by`]; [`Bitboard::EMPTY`] for a table keyed by colour, from and to
+/// alone). Layout `[colour][from attacked][to attacked][from][to]` (64 KiB).
 ///
 /// ```
-/// use cutoff_board::{Board, Piece, Square};
+/// use cutoff_board::{Bitboard, Board, Color, Move, MoveKind, Square};
+/// use cutoff_ordering::ButterflyHistory;
+/// let nf3 = Board::default().parse_uci("g1f3").unwrap();
+/// let none = Bitboard::EMPTY;
+/// let mut history = ButterflyHistory::new();
+/// history.update((Color::White, nf3, none), 300);
+/// assert_eq!(history.get((Color::Black, nf3, none)), 0); // per colour
+/// // Keyed by from and to squares only: a capture g1xf3 shares the entry.
+/// assert_eq!(history.get((Color::White, Move::new(Square::G1, Square::F3, MoveKind::Capture), none)), 300);
+/// // Threats elsewhere on the board do not matter; on g1 or f3 they do.
+/// assert_eq!(history.get((Color::White, nf3, Square::E4.bitboard())), 300);
+/// assert_eq!(history.get((Color::White, nf3, Square::G1.bitboard())), 0);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct ButterflyIndex;
+
+impl HistoryIndex for ButterflyIndex {
+    type Key<'a> = (Color, Move, Bitboard);
+    const SIZE: usize = 2 * 2 * 2 * 64 * 64;
+
+    #[inline(always)]
+    fn index((color, mv, threats): (Color, Move, Bitboard)) -> Option<usize> {
+        let (from, to) = (mv.from(), mv.to());
+        let attacked = (color as usize * 2 + usize::from(threats.has(from))) * 2 + usize::from(threats.has(to));
+        Some((attacked * 64 + from as usize) * 64 + to as usize)
+    }
+}
+
+/// Butterfly history, for quiet moves: see [`ButterflyIndex`].
+pub type ButterflyHistory = History<ButterflyIndex>;
+
+/// Continuation history's index: how well a quiet move did right after a given earlier move
+/// (one, two or more plies back, [`CONTINUATION_PLIES`]), so that a reply is judged in the
+/// context of the move it answers.
+///
+/// Key: `(earlier, now)`. Layout `[earlier piece][earlier to][piece][to]` (1.1 MiB).
+///
+/// ```
+/// use cutoff_board::Board;
 /// use cutoff_ordering::{ContinuationHistory, PieceTo};
 /// let mut board = Board::default();
 /// let e4 = board.parse_uci("e2e4").unwrap();
@@ -118,308 +272,61 @@ pub type Continuations = [Option<PieceTo>; CONTINUATION_PLIES.len()];
 /// board.play(e4);
 /// let c5 = PieceTo::of(&board, board.parse_uci("c7c5").unwrap()).unwrap();
 /// let mut history = ContinuationHistory::new();
-/// history.update(earlier, c5, 500);
-/// assert_eq!(history.get(earlier, c5), 500);
-/// assert_eq!(history.get(c5, earlier), 0);
+/// history.update((earlier, c5), 500);
+/// assert_eq!(history.get((earlier, c5)), 500);
+/// assert_eq!(history.get((c5, earlier)), 0);
 /// ```
-#[derive(Clone, Debug)]
-pub struct ContinuationHistory {
-    table: Vec<i16>,
-}
+#[derive(Clone, Copy, Debug)]
+pub struct ContinuationIndex;
 
-impl Default for ContinuationHistory {
-    fn default() -> ContinuationHistory {
-        ContinuationHistory::new()
-    }
-}
-
-impl ContinuationHistory {
+impl HistoryIndex for ContinuationIndex {
+    type Key<'a> = (PieceTo, PieceTo);
     const SIZE: usize = 12 * 64 * 12 * 64;
 
-    /// A table of zeros.
-    ///
-    /// ```
-    /// use cutoff_board::{Piece, Square};
-    /// use cutoff_ordering::{ContinuationHistory, PieceTo};
-    /// let key = PieceTo { piece: Piece::WhiteQueen, to: Square::D4 };
-    /// assert_eq!(ContinuationHistory::new().get(key, key), 0);
-    /// ```
-    pub fn new() -> ContinuationHistory {
-        ContinuationHistory { table: vec![0; Self::SIZE] }
-    }
-
     #[inline(always)]
-    fn index(earlier: PieceTo, now: PieceTo) -> usize {
-        earlier.index() * (12 * 64) + now.index()
-    }
-
-    /// The score of `now` played after `earlier`.
-    ///
-    /// ```
-    /// use cutoff_board::{Piece, Square};
-    /// use cutoff_ordering::{ContinuationHistory, PieceTo};
-    /// let earlier = PieceTo { piece: Piece::WhitePawn, to: Square::E4 };
-    /// let now = PieceTo { piece: Piece::BlackPawn, to: Square::C5 };
-    /// let mut history = ContinuationHistory::new();
-    /// history.update(earlier, now, -300);
-    /// assert_eq!(history.get(earlier, now), -300);
-    /// ```
-    #[inline(always)]
-    pub fn get(&self, earlier: PieceTo, now: PieceTo) -> i32 {
-        i32::from(self.table[Self::index(earlier, now)])
-    }
-
-    /// Adds `bonus` to the entry of `now` after `earlier`, with [`gravity`].
-    ///
-    /// ```
-    /// use cutoff_board::{Piece, Square};
-    /// use cutoff_ordering::{ContinuationHistory, MAX_HISTORY, PieceTo};
-    /// let earlier = PieceTo { piece: Piece::WhiteKnight, to: Square::F3 };
-    /// let now = PieceTo { piece: Piece::BlackKnight, to: Square::C6 };
-    /// let mut history = ContinuationHistory::new();
-    /// history.update(earlier, now, 2 * MAX_HISTORY);
-    /// assert_eq!(history.get(earlier, now), MAX_HISTORY);
-    /// ```
-    #[inline(always)]
-    pub fn update(&mut self, earlier: PieceTo, now: PieceTo, bonus: i32) {
-        gravity(&mut self.table[Self::index(earlier, now)], bonus);
-    }
-
-    /// Resets every entry to zero.
-    ///
-    /// ```
-    /// use cutoff_board::{Piece, Square};
-    /// use cutoff_ordering::{ContinuationHistory, PieceTo};
-    /// let key = PieceTo { piece: Piece::WhiteRook, to: Square::A8 };
-    /// let mut history = ContinuationHistory::new();
-    /// history.update(key, key, 100);
-    /// history.clear();
-    /// assert_eq!(history.get(key, key), 0);
-    /// ```
-    pub fn clear(&mut self) {
-        self.table.fill(0);
+    fn index((earlier, now): (PieceTo, PieceTo)) -> Option<usize> {
+        Some(earlier.index() * (12 * 64) + now.index())
     }
 }
 
-/// Capture history: how well a capture (by moving piece, target square and captured piece
-/// type) did, added to MVV-LVA when noisy moves are ordered.
+/// Continuation history, for quiet moves: see [`ContinuationIndex`].
+pub type ContinuationHistory = History<ContinuationIndex>;
+
+/// Capture history's index: how well a capture (by moving piece, target square and captured
+/// piece type) did, added to MVV-LVA when noisy moves are ordered.
 ///
-/// Layout: `table[piece][to][captured type]`, `i16` entries (9 KiB). Promotions without
+/// Key: `(board, move)`. Layout `[piece][to][captured type]` (9 KiB). Promotions without
 /// capture count as capturing a pawn (the index needs some type; such moves are rare and
-/// always tried early). Updated with [`gravity`].
+/// always tried early); a move whose `from` is empty has no entry.
 ///
 /// ```
-/// use cutoff_board::{Board, CastlingMode};
+/// use cutoff_board::{Board, CastlingMode, Move, MoveKind, Square};
 /// use cutoff_ordering::CaptureHistory;
 /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
 /// let exd5 = board.parse_uci("e4d5").unwrap();
 /// let mut history = CaptureHistory::new();
-/// history.update(&board, exd5, 700);
-/// assert_eq!(history.get(&board, exd5), 700);
+/// history.update((&board, exd5), 700);
+/// assert_eq!(history.get((&board, exd5)), 700);
+/// let from_empty = Move::new(Square::A3, Square::D5, MoveKind::Capture);
+/// assert_eq!(history.get((&board, from_empty)), 0); // nothing on a3: no entry
 /// ```
-#[derive(Clone, Debug)]
-pub struct CaptureHistory {
-    table: [[[i16; 6]; 64]; 12],
-}
+#[derive(Clone, Copy, Debug)]
+pub struct CaptureIndex;
 
-impl Default for CaptureHistory {
-    fn default() -> CaptureHistory {
-        CaptureHistory::new()
-    }
-}
+impl HistoryIndex for CaptureIndex {
+    type Key<'a> = (&'a Board, Move);
+    const SIZE: usize = 12 * 64 * 6;
 
-impl CaptureHistory {
-    /// A table of zeros.
-    ///
-    /// ```
-    /// use cutoff_board::{Board, CastlingMode};
-    /// use cutoff_ordering::CaptureHistory;
-    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
-    /// assert_eq!(CaptureHistory::new().get(&board, board.parse_uci("e4d5").unwrap()), 0);
-    /// ```
-    pub fn new() -> CaptureHistory {
-        CaptureHistory { table: [[[0; 6]; 64]; 12] }
-    }
-
-    /// The index `[piece][to][captured]` of `mv` in `board`.
     #[inline(always)]
-    fn index(board: &Board, mv: Move) -> Option<(usize, usize, usize)> {
+    fn index((board, mv): (&Board, Move)) -> Option<usize> {
         let piece = board.piece_on(mv.from())?;
         let captured = if mv.is_en_passant() { None } else { board.kind_on(mv.to()) };
-        Some((piece as usize, mv.to() as usize, captured.unwrap_or(PieceType::Pawn) as usize))
-    }
-
-    /// The score of the noisy move `mv` in `board` (0 for a move whose `from` is empty).
-    ///
-    /// ```
-    /// use cutoff_board::{Board, CastlingMode};
-    /// use cutoff_ordering::CaptureHistory;
-    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
-    /// let mut history = CaptureHistory::new();
-    /// history.update(&board, board.parse_uci("e4d5").unwrap(), -250);
-    /// assert_eq!(history.get(&board, board.parse_uci("e4d5").unwrap()), -250);
-    /// ```
-    #[inline(always)]
-    pub fn get(&self, board: &Board, mv: Move) -> i32 {
-        Self::index(board, mv).map_or(0, |(piece, to, captured)| i32::from(self.table[piece][to][captured]))
-    }
-
-    /// Adds `bonus` to the entry of `mv` in `board`, with [`gravity`].
-    ///
-    /// ```
-    /// use cutoff_board::{Board, CastlingMode};
-    /// use cutoff_ordering::{CaptureHistory, MAX_HISTORY};
-    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
-    /// let exd5 = board.parse_uci("e4d5").unwrap();
-    /// let mut history = CaptureHistory::new();
-    /// history.update(&board, exd5, -3 * MAX_HISTORY);
-    /// assert_eq!(history.get(&board, exd5), -MAX_HISTORY);
-    /// ```
-    #[inline(always)]
-    pub fn update(&mut self, board: &Board, mv: Move, bonus: i32) {
-        if let Some((piece, to, captured)) = Self::index(board, mv) {
-            gravity(&mut self.table[piece][to][captured], bonus);
-        }
-    }
-
-    /// Resets every entry to zero.
-    ///
-    /// ```
-    /// use cutoff_board::{Board, CastlingMode};
-    /// use cutoff_ordering::CaptureHistory;
-    /// let board = Board::from_fen("4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1", CastlingMode::Standard).unwrap();
-    /// let exd5 = board.parse_uci("e4d5").unwrap();
-    /// let mut history = CaptureHistory::new();
-    /// history.update(&board, exd5, 100);
-    /// history.clear();
-    /// assert_eq!(history.get(&board, exd5), 0);
-    /// ```
-    pub fn clear(&mut self) {
-        *self = CaptureHistory::new();
+        Some((piece as usize * 64 + mv.to() as usize) * 6 + captured.unwrap_or(PieceType::Pawn) as usize)
     }
 }
 
-/// Butterfly history: how often a quiet move (by colour, from, to) caused a cutoff, minus how
-/// often it was tried without one, kept apart by whether the opponent attacked the move's
-/// from and to squares (a move out of an attack, or into one, is a different kind of move).
-///
-/// Layout: `table[color][from attacked][to attacked][from][to]`, `i16` entries (64 KiB).
-/// `threats` is the set of squares the opponent attacks (see
-/// [`Board::attacks_by`](cutoff_board::Board::attacks_by)); pass
-/// [`Bitboard::EMPTY`](cutoff_board::Bitboard::EMPTY) for a table keyed by colour, from and
-/// to alone. Updates use "gravity": a bonus `b` moves an entry `h` by `b - h·|b| /
-/// MAX_HISTORY`, so entries stay within ±[`MAX_HISTORY`] and old information fades as new
-/// arrives.
-///
-/// ```
-/// use cutoff_board::{Bitboard, Board, Color};
-/// use cutoff_ordering::{ButterflyHistory, MAX_HISTORY};
-/// let b = Board::default();
-/// let e4 = b.parse_uci("e2e4").unwrap();
-/// let none = Bitboard::EMPTY;
-/// let mut h = ButterflyHistory::new();
-/// h.update(Color::White, e4, none, 400);
-/// assert_eq!(h.get(Color::White, e4, none), 400);
-/// for _ in 0..1000 { h.update(Color::White, e4, none, 2000); }
-/// assert!(h.get(Color::White, e4, none) <= MAX_HISTORY);
-/// assert_eq!(h.get(Color::Black, e4, none), 0);
-/// // The same move into an attacked square has its own entry.
-/// assert_eq!(h.get(Color::White, e4, e4.to().bitboard()), 0);
-/// ```
-#[derive(Clone, Debug)]
-pub struct ButterflyHistory {
-    table: [[[[[i16; 64]; 64]; 2]; 2]; 2],
-}
-
-impl Default for ButterflyHistory {
-    fn default() -> ButterflyHistory {
-        ButterflyHistory::new()
-    }
-}
-
-impl ButterflyHistory {
-    /// A table of zeros.
-    ///
-    /// ```
-    /// use cutoff_board::{Bitboard, Board, Color};
-    /// use cutoff_ordering::ButterflyHistory;
-    /// let board = Board::default();
-    /// let history = ButterflyHistory::new();
-    /// assert!(board.legal_moves().iter().all(|&mv| history.get(Color::White, mv, Bitboard::EMPTY) == 0));
-    /// ```
-    pub fn new() -> ButterflyHistory {
-        ButterflyHistory { table: [[[[[0; 64]; 64]; 2]; 2]; 2] }
-    }
-
-    #[inline(always)]
-    fn entry(&mut self, color: Color, mv: Move, threats: Bitboard) -> &mut i16 {
-        let (from, to) = (mv.from(), mv.to());
-        &mut self.table[color as usize][usize::from(threats.has(from))][usize::from(threats.has(to))][from as usize]
-            [to as usize]
-    }
-
-    /// The score of `mv` played by `color` while the opponent attacks `threats`.
-    ///
-    /// ```
-    /// use cutoff_board::{Bitboard, Board, Color, Move, MoveKind, Square};
-    /// use cutoff_ordering::ButterflyHistory;
-    /// let mut history = ButterflyHistory::new();
-    /// let nf3 = Board::default().parse_uci("g1f3").unwrap();
-    /// let none = Bitboard::EMPTY;
-    /// history.update(Color::White, nf3, none, 300);
-    /// assert_eq!(history.get(Color::White, nf3, none), 300);
-    /// assert_eq!(history.get(Color::Black, nf3, none), 0); // per colour
-    /// // Entries are keyed by from and to squares only: a capture g1xf3 shares the slot.
-    /// assert_eq!(history.get(Color::White, Move::new(Square::G1, Square::F3, MoveKind::Capture), none), 300);
-    /// // Threats elsewhere on the board do not matter; on g1 or f3 they do.
-    /// assert_eq!(history.get(Color::White, nf3, Square::E4.bitboard()), 300);
-    /// assert_eq!(history.get(Color::White, nf3, Square::G1.bitboard()), 0);
-    /// ```
-    #[inline(always)]
-    pub fn get(&self, color: Color, mv: Move, threats: Bitboard) -> i32 {
-        let (from, to) = (mv.from(), mv.to());
-        i32::from(
-            self.table[color as usize][usize::from(threats.has(from))][usize::from(threats.has(to))][from as usize]
-                [to as usize],
-        )
-    }
-
-    /// Adds `bonus` (negative for a malus) with gravity to the entry of `mv` by `color` while
-    /// the opponent attacks `threats`; `bonus` is clamped to ±[`MAX_HISTORY`].
-    ///
-    /// ```
-    /// use cutoff_board::{Bitboard, Board, Color};
-    /// use cutoff_ordering::ButterflyHistory;
-    /// let e4 = Board::default().parse_uci("e2e4").unwrap();
-    /// let none = Bitboard::EMPTY;
-    /// let mut history = ButterflyHistory::new();
-    /// history.update(Color::White, e4, none, 400); // 0 + 400 - 0 * 400 / 16384
-    /// assert_eq!(history.get(Color::White, e4, none), 400);
-    /// history.update(Color::White, e4, none, 400); // 400 + 400 - 400 * 400 / 16384
-    /// assert_eq!(history.get(Color::White, e4, none), 791);
-    /// history.update(Color::White, e4, none, -1000); // 791 - 1000 - 791 * 1000 / 16384
-    /// assert_eq!(history.get(Color::White, e4, none), -257);
-    /// ```
-    #[inline]
-    pub fn update(&mut self, color: Color, mv: Move, threats: Bitboard, bonus: i32) {
-        gravity(self.entry(color, mv, threats), bonus);
-    }
-
-    /// Resets every entry to zero.
-    ///
-    /// ```
-    /// use cutoff_board::{Bitboard, Board, Color};
-    /// use cutoff_ordering::ButterflyHistory;
-    /// let e4 = Board::default().parse_uci("e2e4").unwrap();
-    /// let mut history = ButterflyHistory::new();
-    /// history.update(Color::White, e4, Bitboard::EMPTY, 1000);
-    /// history.clear();
-    /// assert_eq!(history.get(Color::White, e4, Bitboard::EMPTY), 0);
-    /// ```
-    pub fn clear(&mut self) {
-        *self = ButterflyHistory::new();
-    }
-}
+/// Capture history, for noisy moves: see [`CaptureIndex`].
+pub type CaptureHistory = History<CaptureIndex>;
 
 /// Countermoves: the quiet move that last refuted a given previous move.
 ///
@@ -540,18 +447,24 @@ impl CounterMoves {
 
 /// The history tables the picker reads, owned per search thread.
 ///
+/// A quiet move's history is read in one place, [`Histories::quiet_score`], and learnt in one,
+/// [`Histories::update_quiet`]; a noisy move's is [`Histories::capture`].
+///
 /// ```
 /// use cutoff_board::{Bitboard, Board, Color};
 /// use cutoff_ordering::Histories;
 /// let mut board = Board::default();
 /// let mut tables = Histories::boxed();
 /// let e4 = board.parse_uci("e2e4").unwrap();
-/// tables.butterfly.update(Color::White, e4, Bitboard::EMPTY, 500);
+/// tables.butterfly.update((Color::White, e4, Bitboard::EMPTY), 500);
 /// board.play(e4);
 /// let e5 = board.parse_uci("e7e5").unwrap();
 /// tables.counter.set(&board, Some(e4), e5);
-/// assert_eq!(tables.butterfly.get(Color::White, e4, Bitboard::EMPTY), 500);
+/// assert_eq!(tables.butterfly.get((Color::White, e4, Bitboard::EMPTY)), 500);
 /// assert_eq!(tables.counter.get(&board, Some(e4)), Some(e5));
+/// tables.clear();
+/// assert_eq!(tables.butterfly.get((Color::White, e4, Bitboard::EMPTY)), 0);
+/// assert_eq!(tables.counter.get(&board, Some(e4)), None);
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Histories {
@@ -566,23 +479,15 @@ pub struct Histories {
 }
 
 impl Histories {
-    /// Empty tables on the heap (about 1.3 MiB, most of it continuation history).
-    ///
-    /// ```
-    /// use cutoff_board::{Bitboard, Board, Color};
-    /// use cutoff_ordering::Histories;
-    /// let tables = Histories::boxed();
-    /// let board = Board::default();
-    /// assert!(board.legal_moves().iter().all(|&mv| tables.butterfly.get(Color::White, mv, Bitboard::EMPTY) == 0));
-    /// ```
+    /// Empty tables (about 1.3 MiB on the heap, most of it continuation history).
     pub fn boxed() -> Box<Histories> {
         Box::default()
     }
 
     /// The history score of the quiet move `mv` in `board`: its butterfly entry (for the
     /// squares `threats` the opponent attacks) and its continuation entries after each of the
-    /// earlier moves `continuations`. The one place a quiet move is
-    /// scored: the picker orders quiet moves by it, and a search reduces and prunes by it.
+    /// earlier moves `continuations`. The one place a quiet move is scored: the picker orders
+    /// quiet moves by it, and a search reduces and prunes by it.
     ///
     /// ```
     /// use cutoff_board::{Bitboard, Board};
@@ -602,10 +507,10 @@ impl Histories {
     /// ```
     #[inline(always)]
     pub fn quiet_score(&self, board: &Board, mv: Move, continuations: &Continuations, threats: Bitboard) -> i32 {
-        let mut score = self.butterfly.get(board.side_to_move(), mv, threats);
+        let mut score = self.butterfly.get((board.side_to_move(), mv, threats));
         if let Some(now) = PieceTo::of(board, mv) {
             for earlier in continuations.iter().flatten() {
-                score += self.continuation.get(*earlier, now);
+                score += self.continuation.get((*earlier, now));
             }
         }
         score
@@ -617,7 +522,7 @@ impl Histories {
     ///
     /// ```
     /// use cutoff_board::{Bitboard, Board};
-    /// use cutoff_ordering::{Histories, PieceTo};
+    /// use cutoff_ordering::Histories;
     /// let board = Board::default();
     /// let nf3 = board.parse_uci("g1f3").unwrap();
     /// let mut tables = Histories::boxed();
@@ -634,35 +539,18 @@ impl Histories {
         threats: Bitboard,
         bonus: i32,
     ) {
-        self.butterfly.update(board.side_to_move(), mv, threats, bonus);
+        self.butterfly.update((board.side_to_move(), mv, threats), bonus);
         if let Some(now) = PieceTo::of(board, mv) {
             for (&plies, earlier) in CONTINUATION_PLIES.iter().zip(continuations) {
                 if let Some(earlier) = *earlier {
-                    self.continuation.update(earlier, now, if plies >= 4 { bonus / 2 } else { bonus });
+                    self.continuation.update((earlier, now), if plies >= 4 { bonus / 2 } else { bonus });
                 }
             }
         }
     }
 
-    /// Resets every table.
-    ///
-    /// ```
-    /// use cutoff_board::{Bitboard, Board, Color};
-    /// use cutoff_ordering::Histories;
-    /// let mut board = Board::default();
-    /// let mut tables = Histories::boxed();
-    /// let e4 = board.parse_uci("e2e4").unwrap();
-    /// tables.butterfly.update(Color::White, e4, Bitboard::EMPTY, 500);
-    /// board.play(e4);
-    /// tables.counter.set(&board, Some(e4), board.parse_uci("c7c5").unwrap());
-    /// tables.clear();
-    /// assert_eq!(tables.butterfly.get(Color::White, e4, Bitboard::EMPTY), 0);
-    /// assert_eq!(tables.counter.get(&board, Some(e4)), None);
-    /// ```
+    /// Resets every table: a fresh set, so that no table can be left out.
     pub fn clear(&mut self) {
-        self.butterfly.clear();
-        self.continuation.clear();
-        self.capture.clear();
-        self.counter.clear();
+        *self = Histories::default();
     }
 }

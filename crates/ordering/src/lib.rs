@@ -12,8 +12,8 @@ mod picker;
 mod switches;
 
 pub use history::{
-    ButterflyHistory, CONTINUATION_PLIES, CaptureHistory, ContinuationHistory, Continuations, CounterMoves, Histories,
-    MAX_HISTORY, PieceTo, gravity,
+    ButterflyHistory, ButterflyIndex, CONTINUATION_PLIES, CaptureHistory, CaptureIndex, ContinuationHistory,
+    ContinuationIndex, Continuations, CounterMoves, Histories, History, HistoryIndex, MAX_HISTORY, PieceTo, gravity,
 };
 pub use killers::{Killers, MAX_KILLERS};
 pub use mvv_lva::{MVV_LVA, QUEEN_PROMOTION_BONUS, mvv_lva};

@@ -432,7 +432,7 @@ impl<'a> MovePicker<'a> {
     /// board.play(e4);
     /// let mut history = Histories::boxed();
     /// let a6 = board.parse_uci("a7a6").unwrap();
-    /// history.continuation.update(earlier.unwrap(), PieceTo::of(&board, a6).unwrap(), 900);
+    /// history.continuation.update((earlier.unwrap(), PieceTo::of(&board, a6).unwrap()), 900);
     /// let mut picker = MovePicker::main(&board, None, [None; 3], None, OrderingConfig::FULL);
     /// picker.set_continuations([earlier, None, None]);
     /// assert_eq!(picker.next(&history), Some(a6)); // a quiet move that answered e4 well before
@@ -452,7 +452,7 @@ impl<'a> MovePicker<'a> {
     /// let threats = board.attacks_by(!board.side_to_move());
     /// let mut history = Histories::boxed();
     /// let a3 = board.parse_uci("a2a3").unwrap();
-    /// history.butterfly.update(board.side_to_move(), a3, threats, 900);
+    /// history.butterfly.update((board.side_to_move(), a3, threats), 900);
     /// let mut picker = MovePicker::main(&board, None, [None; 3], None, OrderingConfig::FULL);
     /// picker.set_threats(threats);
     /// assert_eq!(picker.next(&history), Some(a3));
@@ -600,7 +600,7 @@ impl<'a> MovePicker<'a> {
     fn noisy_score(&self, history: &Histories, mv: Move) -> i32 {
         let mvv_lva = if self.config.mvv_lva() { mvv_lva(self.board, mv) * MVV_LVA_SCALE.get() } else { 0 };
         let history = if self.config.capture_history() {
-            history.capture.get(self.board, mv) / CAPTURE_HISTORY_DIVISOR.get()
+            history.capture.get((self.board, mv)) / CAPTURE_HISTORY_DIVISOR.get()
         } else {
             0
         };

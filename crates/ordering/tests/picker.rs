@@ -72,8 +72,8 @@ fn random_histories(rng: &mut Rng, boards: &[Board]) -> Box<Histories> {
     for b in boards.iter().take(50) {
         for mv in b.legal_moves() {
             let bonus = (rng.next() % 4000) as i32 - 2000;
-            h.butterfly.update(Color::White, mv, Bitboard::EMPTY, bonus);
-            h.butterfly.update(Color::Black, mv, Bitboard::EMPTY, -bonus);
+            h.butterfly.update((Color::White, mv, Bitboard::EMPTY), bonus);
+            h.butterfly.update((Color::Black, mv, Bitboard::EMPTY), -bonus);
         }
     }
     h

@@ -874,7 +874,7 @@ impl Worker {
             let history = if quiet {
                 self.histories.quiet_score(board, mv, &continuations, threats)
             } else {
-                self.histories.capture.get(board, mv)
+                self.histories.capture.get((board, mv))
             };
 
             // Shallow-depth pruning, once some move has a score that is not a mate: moves that
@@ -1141,10 +1141,10 @@ impl Worker {
             }
             h.counter.set(board, prev, best);
         } else {
-            h.capture.update(board, best, bonus);
+            h.capture.update((board, best), bonus);
         }
         for &n in tried.noisy {
-            h.capture.update(board, n, -bonus);
+            h.capture.update((board, n), -bonus);
         }
     }
 
