@@ -548,9 +548,16 @@ impl Worker {
         mut beta: i32,
         cut_node: bool,
     ) -> i32 {
+        // The study switches, read here once: constants in normal builds, where every test of
+        // them folds away.
+        let f = sh.options.features;
+        let (check_extension, tt_cutoffs, selective, reverse_futility, null_move, lmr, pvs) =
+            (f.check_extension(), f.tt_cutoffs(), f.pruning(), f.reverse_futility(), f.null_move(), f.lmr(), f.pvs());
+        let ordering = sh.options.ordering;
+
         self.pv[ply].clear();
         let in_check = board.in_check();
-        if in_check && sh.options.features.check_extension() && !N::ROOT {
+        if in_check && check_extension && !N::ROOT {
             depth += 1;
         }
         if depth <= 0 {
@@ -603,7 +610,7 @@ impl Worker {
             self.stats.tt_hits += 1;
             if !N::PV
                 && excluded.is_none()
-                && sh.options.features.tt_cutoffs()
+                && tt_cutoffs
                 && e.depth >= depth
                 && bound_cuts(e.bound, e.score, alpha, beta)
             {
@@ -678,7 +685,7 @@ impl Worker {
             (Some(now), Some(before)) => now > before,
             _ => false,
         };
-        let pruning = sh.options.features.pruning() && excluded.is_none();
+        let pruning = selective && excluded.is_none();
 
         let us = board.side_to_move();
         let has_pieces =
@@ -686,7 +693,7 @@ impl Worker {
         let prev_null = self.back(ply, 1).null;
         if !N::PV && !in_check && excluded.is_none() && beta.abs() < MATE_IN_MAX_PLY {
             // Reverse futility pruning: far above beta with little depth left.
-            if sh.options.features.reverse_futility()
+            if reverse_futility
                 && depth <= RFP_MAX_DEPTH.get()
                 && eval - RFP_MARGIN.get() * (depth - i32::from(improving)) >= beta
             {
@@ -703,7 +710,7 @@ impl Worker {
                 }
             }
             // Null move pruning: if passing still fails high, a real move surely would.
-            if sh.options.features.null_move()
+            if null_move
                 && depth >= NMP_MIN_DEPTH.get()
                 && eval >= beta
                 && !prev_null
@@ -751,7 +758,7 @@ impl Worker {
             let probcut_beta = beta + PROBCUT_MARGIN.get();
             let tt_disagrees = entry.is_some_and(|e| e.depth >= depth - 3 && e.score < probcut_beta);
             if !tt_disagrees {
-                let mut picker = MovePicker::qsearch(board, tt_move, sh.options.ordering);
+                let mut picker = MovePicker::qsearch(board, tt_move, ordering);
                 while let Some(mv) = self.next_move(&mut picker) {
                     if !board.see_ge(mv, probcut_beta - se) {
                         continue;
@@ -833,7 +840,7 @@ impl Worker {
         let counter = self.histories.counter.get(board, prev);
         self.killers.clear_ply(ply + 1);
         let killers = self.killers.get(ply);
-        let mut picker = MovePicker::main(board, tt_move, killers, counter, sh.options.ordering);
+        let mut picker = MovePicker::main(board, tt_move, killers, counter, ordering);
         let continuations = CONTINUATION_PLIES.map(|n| self.back(ply, n).moved);
         picker.set_continuations(continuations);
         let threats = board.attacks_by(!us);
@@ -879,7 +886,7 @@ impl Worker {
 
             // Shallow-depth pruning, once some move has a score that is not a mate: moves that
             // lose material by SEE, and (below) quiet moves that do not give check.
-            let prune = sh.options.features.pruning() && !N::ROOT && best > -MATE_IN_MAX_PLY && has_pieces;
+            let prune = selective && !N::ROOT && best > -MATE_IN_MAX_PLY && has_pieces;
             let lmr_depth = (depth - 1 - base_reduction).max(0);
             if prune {
                 let see_losing = if quiet {
@@ -941,7 +948,7 @@ impl Worker {
                 }
             } else {
                 let mut r = 0;
-                if sh.options.features.lmr() && depth >= 3 && quiet && !in_check && !child.in_check() {
+                if lmr && depth >= 3 && quiet && !in_check && !child.in_check() {
                     r = base_reduction;
                     if N::PV {
                         r -= 1;
@@ -949,11 +956,11 @@ impl Worker {
                     // Killers and the countermove are reduced less. Decided by the move itself,
                     // not by the picker stage, so that every ordering variant that yields the
                     // same order also searches the same tree.
-                    let used_killers = &killers[..(sh.options.ordering.killers() as usize).min(killers.len())];
-                    if used_killers.contains(&Some(mv)) || (sh.options.ordering.countermove() && counter == Some(mv)) {
+                    let used_killers = &killers[..(ordering.killers() as usize).min(killers.len())];
+                    if used_killers.contains(&Some(mv)) || (ordering.countermove() && counter == Some(mv)) {
                         r -= 1;
                     }
-                    if sh.options.features.pruning() {
+                    if selective {
                         r -= history / LMR_HISTORY_DIVISOR.get();
                         if !improving {
                             r += 1;
@@ -963,7 +970,7 @@ impl Worker {
                         }
                     }
                     r = r.clamp(0, new_depth - 1);
-                } else if sh.options.features.pruning() && depth >= 3 && !in_check && !child.in_check() {
+                } else if selective && depth >= 3 && !in_check && !child.in_check() {
                     // Noisy moves are reduced less than quiets, and by their capture history.
                     r = base_reduction - LMR_NOISY_OFFSET.get() - history / LMR_CAPTURE_HISTORY_DIVISOR.get();
                     if N::PV {
@@ -974,7 +981,7 @@ impl Worker {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                if sh.options.features.pvs() || !N::PV {
+                if pvs || !N::PV {
                     let reduced = new_depth - r;
                     let mut s = -self.search::<NonPv>(sh, &child, reduced, ply + 1, -alpha - 1, -alpha, true);
                     if s > alpha && r > 0 {
@@ -982,7 +989,7 @@ impl Worker {
                         // deeper when it beat the best score by far, one ply shallower when
                         // only just.
                         let mut full = new_depth;
-                        if sh.options.features.pruning() {
+                        if selective {
                             if s > best + DEEPER_MARGIN.get() + 2 * new_depth {
                                 full += 1;
                             } else if s < best + SHALLOWER_MARGIN.get() {
@@ -1069,7 +1076,7 @@ impl Worker {
                 Bound::Upper
             };
             if let Some(se) = static_eval
-                && sh.options.features.pruning()
+                && selective
                 && best_move.is_none_or(|m| m.is_quiet())
                 && !(bound == Bound::Lower && best <= se)
                 && !(bound == Bound::Upper && best >= se)
@@ -1132,8 +1139,9 @@ impl Worker {
         let prev = self.back(ply, 1).mv;
         let h = &mut *self.histories;
         if best.is_quiet() {
-            if sh.options.ordering.killers() > 0 {
-                self.killers.update(ply, best, sh.options.ordering.killers() as usize);
+            let slots = sh.options.ordering.killers() as usize;
+            if slots > 0 {
+                self.killers.update(ply, best, slots);
             }
             h.update_quiet(board, best, &continuations, threats, bonus);
             for &q in tried.quiets {
@@ -1157,6 +1165,11 @@ impl Worker {
         beta: i32,
         qs_ply: u32,
     ) -> i32 {
+        // The study switches, read here once (constants in normal builds).
+        let f = sh.options.features;
+        let (tt_cutoffs, delta_pruning, see_pruning, late_moves) =
+            (f.tt_cutoffs(), f.qsearch_delta(), f.qsearch_see(), f.qsearch_late_moves());
+
         self.pv[ply].clear();
         self.nodes += 1;
         self.stats.nodes += 1;
@@ -1195,7 +1208,7 @@ impl Worker {
         let entry = sh.tt.probe(key, ply);
         if let Some(e) = entry
             && !N::PV
-            && sh.options.features.tt_cutoffs()
+            && tt_cutoffs
             && bound_cuts(e.bound, e.score, alpha, beta)
         {
             return e.score;
@@ -1231,7 +1244,7 @@ impl Worker {
                 // Whether SEE already found the capture winning, which implies not losing.
                 let mut wins = false;
                 // Delta pruning: even winning the victim with a margin leaves us below alpha.
-                if sh.options.features.qsearch_delta() && mv.promotion().is_none() {
+                if delta_pruning && mv.promotion().is_none() {
                     let victim = if mv.is_en_passant() {
                         PieceType::Pawn
                     } else {
@@ -1249,7 +1262,7 @@ impl Worker {
                     }
                 }
                 // SEE pruning: captures that lose material cannot raise the score.
-                if sh.options.features.qsearch_see() && !wins && !board.see_ge(mv, 0) {
+                if see_pruning && !wins && !board.see_ge(mv, 0) {
                     continue;
                 }
             }
@@ -1257,7 +1270,7 @@ impl Worker {
             // After two captures, only recaptures, promotions and (in the first plies of
             // quiescence) checks are worth a look; decided before the move is made.
             if !in_check
-                && sh.options.features.qsearch_late_moves()
+                && late_moves
                 && tried > 2
                 && Some(mv.to()) != last_to
                 && mv.promotion().is_none()
