@@ -2,6 +2,7 @@
 //! and the per-search state (table, limits, options, node counts, reporting).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use cutoff_syzygy::Tablebases;
@@ -15,7 +16,8 @@ use crate::report::Report;
 ///
 /// The protocol thread calls [`SearchControl::reset`] before starting a search (so a `stop`
 /// that arrives right after `go` is never lost), [`SearchControl::stop`] on `stop`, and
-/// [`SearchControl::ponderhit`] on `ponderhit`.
+/// [`SearchControl::ponderhit`] on `ponderhit`. A search that is done before either comes
+/// waits for it with [`SearchControl::wait_for_release`].
 #[derive(Debug)]
 pub struct SearchControl {
     stop: AtomicBool,
@@ -23,6 +25,12 @@ pub struct SearchControl {
     epoch: Instant,
     /// Milliseconds since `epoch` at which our clock started (`u64::MAX`: not yet, pondering).
     clock_start: AtomicU64,
+    /// Held by [`SearchControl::wait_for_release`] while it checks the flags, and taken by a
+    /// stop or a ponderhit after setting theirs, so a change made just as the wait begins is
+    /// never missed.
+    signal: Mutex<()>,
+    /// Notified after a stop or a ponderhit.
+    released: Condvar,
 }
 
 impl Default for SearchControl {
@@ -32,6 +40,8 @@ impl Default for SearchControl {
             pondering: AtomicBool::new(false),
             epoch: Instant::now(),
             clock_start: AtomicU64::new(0),
+            signal: Mutex::new(()),
+            released: Condvar::new(),
         }
     }
 }
@@ -49,6 +59,7 @@ impl SearchControl {
     /// Asks the search to stop as soon as possible.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
+        self.notify();
     }
 
     /// Whether a stop was requested.
@@ -60,11 +71,42 @@ impl SearchControl {
     pub fn ponderhit(&self) {
         self.clock_start.store(self.now_ms(), Ordering::SeqCst);
         self.pondering.store(false, Ordering::SeqCst);
+        self.notify();
     }
 
     /// Whether the search is pondering (no `ponderhit` yet).
     pub fn is_pondering(&self) -> bool {
         self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Blocks until the result of a finished search may be played: at once, unless the search
+    /// was `infinite` (then until a stop) or is still pondering (then until a stop or a
+    /// ponderhit). It sleeps meanwhile; [`SearchControl::stop`] and
+    /// [`SearchControl::ponderhit`] wake it.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use cutoff_search::SearchControl;
+    ///
+    /// let control = Arc::new(SearchControl::default());
+    /// control.reset(true);
+    /// let waiter = Arc::clone(&control);
+    /// let thread = std::thread::spawn(move || waiter.wait_for_release(false));
+    /// control.ponderhit();
+    /// thread.join().unwrap();
+    /// ```
+    pub fn wait_for_release(&self, infinite: bool) {
+        let mut guard = self.signal.lock().unwrap_or_else(PoisonError::into_inner);
+        while !self.stop_requested() && (infinite || self.is_pondering()) {
+            guard = self.released.wait(guard).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Wakes [`SearchControl::wait_for_release`] to check again. Taking the lock orders the
+    /// flag just stored before the waiter's next check.
+    fn notify(&self) {
+        let _guard = self.signal.lock().unwrap_or_else(PoisonError::into_inner);
+        self.released.notify_all();
     }
 
     fn now_ms(&self) -> u64 {
@@ -142,5 +184,51 @@ impl Shared<'_> {
             (Some(budget), Some(elapsed)) => elapsed >= budget.hard,
             _ => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::mpsc;
+
+    use super::*;
+
+    /// Waits on another thread; the receiver gets a message when the wait ends.
+    fn waiting(control: &Arc<SearchControl>, infinite: bool) -> (mpsc::Receiver<()>, std::thread::JoinHandle<()>) {
+        let (tx, rx) = mpsc::channel();
+        let control = Arc::clone(control);
+        let thread = std::thread::spawn(move || {
+            control.wait_for_release(infinite);
+            let _ = tx.send(());
+        });
+        (rx, thread)
+    }
+
+    #[test]
+    fn a_finished_search_waits_for_stop_or_ponderhit() {
+        let control = Arc::new(SearchControl::default());
+        // Neither infinite nor pondering: no wait.
+        control.reset(false);
+        control.wait_for_release(false);
+        // Infinite: a ponderhit does not release it, a stop does.
+        control.reset(true);
+        let (done, thread) = waiting(&control, true);
+        control.ponderhit();
+        assert!(done.recv_timeout(Duration::from_millis(50)).is_err());
+        control.stop();
+        assert!(done.recv_timeout(Duration::from_secs(10)).is_ok());
+        thread.join().unwrap();
+        // Pondering: a stop releases it as well as a ponderhit.
+        control.reset(true);
+        let (done, thread) = waiting(&control, false);
+        assert!(done.recv_timeout(Duration::from_millis(50)).is_err());
+        control.stop();
+        assert!(done.recv_timeout(Duration::from_secs(10)).is_ok());
+        thread.join().unwrap();
+        // A stop sent before the wait begins is not lost.
+        control.reset(true);
+        control.stop();
+        control.wait_for_release(true);
     }
 }
