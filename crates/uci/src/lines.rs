@@ -5,8 +5,9 @@ use std::sync::Mutex;
 
 use cutoff_board::{Board, Move};
 use cutoff_search::{IterationInfo, Report, SearchResult, Stats, UciScore};
+use cutoff_tt::Bound;
 
-use crate::{Output, info_line, strength};
+use crate::{Output, strength};
 
 /// Keeps what the search reported, as it reports it: the newest line of each `multipv`
 /// index (for the final lines) and, at limited strength, the root moves to choose from.
@@ -129,6 +130,43 @@ impl<'a> Recorder<'a> {
         }
         set
     }
+}
+
+/// Formats an `info` line, writing the PV in the notation of the position's mode; with
+/// `show_wdl`, the score is followed by `wdl W D L` (per mille, from
+/// [`cutoff_search::wdl`]).
+pub fn info_line(board: &Board, info: &IterationInfo, show_wdl: bool) -> String {
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        UciScore::from_score(info.score)
+    );
+    match info.bound {
+        Some(Bound::Lower) => s.push_str(" lowerbound"),
+        Some(Bound::Upper) => s.push_str(" upperbound"),
+        _ => {}
+    }
+    if show_wdl {
+        let w = cutoff_search::wdl::wdl(info.score, board);
+        s.push_str(&format!(" wdl {} {} {}", w.win, w.draw, w.loss));
+    }
+    s.push_str(&format!(" nodes {} nps {} hashfull {}", info.nodes, info.nps, info.hashfull));
+    if info.tbhits > 0 {
+        s.push_str(&format!(" tbhits {}", info.tbhits));
+    }
+    s.push_str(&format!(" time {} pv", info.time.as_millis()));
+    let mut b = *board;
+    for &mv in &info.pv {
+        if !b.is_legal(mv) {
+            break;
+        }
+        s.push(' ');
+        s.push_str(&b.uci(mv).to_string());
+        b.play_unchecked(mv);
+    }
+    s
 }
 
 /// The `debug on` statistics line.

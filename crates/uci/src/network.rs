@@ -141,3 +141,69 @@ pub(crate) fn describe(net: &Network) -> String {
     let mirrored = if layout.mirrored() { ", mirrored" } else { "" };
     format!("({inputs} -> {}) x 2 -> {}{mirrored}", net.hidden(), net.output_buckets())
 }
+
+/// `UseNNUE` and `EvalFile`: the network they select, and the built-in one.
+pub(crate) struct Networks {
+    /// `UseNNUE`: evaluate with `selected` (when there is one).
+    pub(crate) use_nnue: bool,
+    /// The network `EvalFile` selected: the built-in one by default, if there is one.
+    pub(crate) selected: Option<Arc<Network>>,
+    /// The built-in network (the binary's embedded one, if any), which `EvalFile <empty>`
+    /// selects.
+    embedded: Option<Arc<Network>>,
+}
+
+impl Networks {
+    /// The defaults: `UseNNUE` as [`USE_NNUE_DEFAULT`], `EvalFile` the built-in network.
+    pub(crate) fn new(embedded: Option<Arc<Network>>) -> Networks {
+        Networks { use_nnue: USE_NNUE_DEFAULT, selected: embedded.clone(), embedded }
+    }
+
+    /// The network the engine evaluates with: the selected one with `UseNNUE` on, else none.
+    pub(crate) fn in_use(&self) -> Option<Arc<Network>> {
+        if self.use_nnue { self.selected.clone() } else { None }
+    }
+}
+
+/// The setters of `UseNNUE` and `EvalFile` (see `options.rs`).
+impl crate::Uci {
+    /// Gives the engine the network in use.
+    fn apply_network(&mut self) {
+        let network = self.networks.in_use();
+        self.with_engine(|e| e.set_network(network));
+    }
+
+    /// `UseNNUE`.
+    pub(crate) fn set_use_nnue(&mut self, on: bool) {
+        self.networks.use_nnue = on;
+        if on && self.networks.selected.is_none() {
+            self.info("UseNNUE: no network is loaded (this build embeds none; set EvalFile); using the hand-crafted evaluation");
+        }
+        self.apply_network();
+    }
+
+    /// `EvalFile`: loads the network at once, so a bad file is reported when it is named; on
+    /// failure the current network stays in use. `<empty>` selects the built-in network.
+    pub(crate) fn load_eval_file(&mut self, path: Option<String>) {
+        match path {
+            None => {
+                self.networks.selected = self.networks.embedded.clone();
+                match &self.networks.selected {
+                    Some(net) => self.info(&format!("network: the embedded one, {}", describe(net))),
+                    None => self.info("network: this build embeds none"),
+                }
+            }
+            Some(path) => match load_network(&path) {
+                Ok(net) => {
+                    self.info(&format!("network {}: {}", crate::truncate(&path), describe(&net)));
+                    self.networks.selected = Some(Arc::new(net));
+                }
+                Err(e) => {
+                    self.info(&format!("EvalFile {}: {e}; the current network stays in use", crate::truncate(&path)));
+                    return;
+                }
+            },
+        }
+        self.apply_network();
+    }
+}

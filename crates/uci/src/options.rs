@@ -1,53 +1,93 @@
-//! The UCI options and their parsing.
+//! The UCI options: each is one entry of [`OPTIONS`], which gives its name, its type with its
+//! default (and a spin's range), and how a value is applied. `uci` lists them in that order,
+//! and `setoption` reads, checks and applies a value through the entry. A `tune` build lists
+//! the search parameters after them (declared in `cutoff-search`'s `params.rs`).
 
 use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use cutoff_board::{Board, CastlingMode};
+
+use crate::network::USE_NNUE_DEFAULT;
+use crate::strength::{DEFAULT_ELO, MAX_ELO, MIN_ELO};
+use crate::{Uci, truncate};
 
 pub(crate) const DEFAULT_HASH: usize = 16;
 
-/// The options Cutoff offers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum EngineOption {
-    Hash,
-    Threads,
-    MultiPv,
-    Ponder,
-    MoveOverhead,
-    Chess960,
-    ClearHash,
-    ShowWdl,
-    LimitStrength,
-    Elo,
-    OwnBook,
-    BookFile,
-    SyzygyPath,
-    SyzygyProbeDepth,
-    SyzygyProbeLimit,
-    Syzygy50MoveRule,
-    UseNnue,
-    EvalFile,
-}
-
-pub(crate) const OPTIONS: [EngineOption; 18] = [
-    EngineOption::Hash,
-    EngineOption::Threads,
-    EngineOption::MultiPv,
-    EngineOption::Ponder,
-    EngineOption::MoveOverhead,
-    EngineOption::Chess960,
-    EngineOption::ClearHash,
-    EngineOption::ShowWdl,
-    EngineOption::LimitStrength,
-    EngineOption::Elo,
-    EngineOption::OwnBook,
-    EngineOption::BookFile,
-    EngineOption::SyzygyPath,
-    EngineOption::SyzygyProbeDepth,
-    EngineOption::SyzygyProbeLimit,
-    EngineOption::Syzygy50MoveRule,
-    EngineOption::UseNnue,
-    EngineOption::EvalFile,
+/// Every option, in the order `uci` lists them: adding an option is adding an entry here.
+/// Each setter runs on the protocol thread, with no job running, after the value was read
+/// and brought into range; it says what went wrong with an `info string`.
+pub(crate) static OPTIONS: &[UciOption] = &[
+    spin("Hash", DEFAULT_HASH as i64, 1, 65_536, Uci::set_hash),
+    spin("Threads", 1, 1, 256, |uci, n| uci.update_search(|o| o.threads = n as usize)),
+    spin("MultiPV", 1, 1, 256, |uci, n| uci.update_search(|o| o.multipv = n as usize)),
+    check("Ponder", false, |uci, on| uci.settings.ponder = on),
+    spin("Move Overhead", 30, 0, 5_000, |uci, ms| {
+        uci.update_search(|o| o.move_overhead = Duration::from_millis(ms as u64))
+    }),
+    check("UCI_Chess960", false, Uci::set_chess960),
+    button("Clear Hash", |uci| uci.with_engine(|e| e.clear_hash())),
+    check("UCI_ShowWDL", false, |uci, on| uci.settings.show_wdl = on),
+    check("UCI_LimitStrength", false, |uci, on| uci.strength.limit = on),
+    spin("UCI_Elo", DEFAULT_ELO, MIN_ELO, MAX_ELO, |uci, elo| uci.strength.elo = elo),
+    check("OwnBook", false, Uci::set_own_book),
+    string("BookFile", Uci::load_book),
+    // Stockfish's names, ranges and defaults.
+    string("SyzygyPath", Uci::load_tablebases),
+    spin("SyzygyProbeDepth", 1, 1, 100, |uci, d| uci.update_search(|o| o.syzygy.probe_depth = d as i32)),
+    spin("SyzygyProbeLimit", 7, 0, 7, |uci, n| uci.update_search(|o| o.syzygy.probe_limit = n as usize)),
+    check("Syzygy50MoveRule", true, |uci, on| uci.update_search(|o| o.syzygy.rule50 = on)),
+    check("UseNNUE", USE_NNUE_DEFAULT, Uci::set_use_nnue),
+    // `<empty>`: the network embedded in the binary.
+    string("EvalFile", Uci::load_eval_file),
 ];
 
+/// One UCI option: its name and its type.
+pub(crate) struct UciOption {
+    pub(crate) name: &'static str,
+    kind: Kind,
+}
+
+/// The type of an option, with its default, a spin's range, and the function that applies a
+/// value.
+enum Kind {
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+        set: fn(&mut Uci, i64),
+    },
+    Check {
+        default: bool,
+        set: fn(&mut Uci, bool),
+    },
+    Button {
+        press: fn(&mut Uci),
+    },
+    /// A string whose default is empty (`<empty>` in UCI); the setter gets `None` for empty.
+    String {
+        set: fn(&mut Uci, Option<String>),
+    },
+}
+
+const fn spin(name: &'static str, default: i64, min: i64, max: i64, set: fn(&mut Uci, i64)) -> UciOption {
+    UciOption { name, kind: Kind::Spin { default, min, max, set } }
+}
+
+const fn check(name: &'static str, default: bool, set: fn(&mut Uci, bool)) -> UciOption {
+    UciOption { name, kind: Kind::Check { default, set } }
+}
+
+const fn button(name: &'static str, press: fn(&mut Uci)) -> UciOption {
+    UciOption { name, kind: Kind::Button { press } }
+}
+
+const fn string(name: &'static str, set: fn(&mut Uci, Option<String>)) -> UciOption {
+    UciOption { name, kind: Kind::String { set } }
+}
+
+/// A value read by [`UciOption::parse`], of the option's own type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum OptionValue {
     Spin(i64),
@@ -110,89 +150,38 @@ pub(crate) fn parse_whole(text: &str) -> Option<i64> {
     whole.then_some(if negative { i64::MIN } else { i64::MAX })
 }
 
-enum Kind {
-    Spin {
-        default: i64,
-        min: i64,
-        max: i64,
-    },
-    Check {
-        default: bool,
-    },
-    Button,
-    /// A string whose default is empty (`<empty>` in UCI).
-    String,
+/// The `option` lines of `uci`: every option of [`OPTIONS`], then, in a `tune` build, the
+/// search parameters.
+pub(crate) fn uci_lines() -> impl Iterator<Item = String> {
+    let params = if cfg!(feature = "tune") { cutoff_search::params() } else { &[] };
+    OPTIONS.iter().map(UciOption::uci_line).chain(params.iter().map(|p| {
+        let (name, default, min, max) = (p.name, p.default, p.min, p.max);
+        format!("option name {name} type spin default {default} min {min} max {max}")
+    }))
 }
 
-impl EngineOption {
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            EngineOption::Hash => "Hash",
-            EngineOption::Threads => "Threads",
-            EngineOption::MultiPv => "MultiPV",
-            EngineOption::Ponder => "Ponder",
-            EngineOption::MoveOverhead => "Move Overhead",
-            EngineOption::Chess960 => "UCI_Chess960",
-            EngineOption::ClearHash => "Clear Hash",
-            EngineOption::ShowWdl => "UCI_ShowWDL",
-            EngineOption::LimitStrength => "UCI_LimitStrength",
-            EngineOption::Elo => "UCI_Elo",
-            EngineOption::OwnBook => "OwnBook",
-            EngineOption::BookFile => "BookFile",
-            EngineOption::SyzygyPath => "SyzygyPath",
-            EngineOption::SyzygyProbeDepth => "SyzygyProbeDepth",
-            EngineOption::SyzygyProbeLimit => "SyzygyProbeLimit",
-            EngineOption::Syzygy50MoveRule => "Syzygy50MoveRule",
-            EngineOption::UseNnue => "UseNNUE",
-            EngineOption::EvalFile => "EvalFile",
-        }
+impl UciOption {
+    /// The option named `name`, in any case.
+    pub(crate) fn find(name: &str) -> Option<&'static UciOption> {
+        OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(name))
     }
 
-    fn kind(self) -> Kind {
-        match self {
-            EngineOption::Hash => Kind::Spin { default: DEFAULT_HASH as i64, min: 1, max: 65_536 },
-            EngineOption::Threads => Kind::Spin { default: 1, min: 1, max: 256 },
-            EngineOption::MultiPv => Kind::Spin { default: 1, min: 1, max: 256 },
-            EngineOption::Ponder => Kind::Check { default: false },
-            EngineOption::MoveOverhead => Kind::Spin { default: 30, min: 0, max: 5_000 },
-            EngineOption::Chess960 => Kind::Check { default: false },
-            EngineOption::ClearHash => Kind::Button,
-            EngineOption::ShowWdl => Kind::Check { default: false },
-            EngineOption::LimitStrength => Kind::Check { default: false },
-            EngineOption::Elo => Kind::Spin {
-                default: crate::strength::DEFAULT_ELO,
-                min: crate::strength::MIN_ELO,
-                max: crate::strength::MAX_ELO,
-            },
-            EngineOption::OwnBook => Kind::Check { default: false },
-            EngineOption::BookFile => Kind::String,
-            // Stockfish's names, ranges and defaults.
-            EngineOption::SyzygyPath => Kind::String,
-            EngineOption::SyzygyProbeDepth => Kind::Spin { default: 1, min: 1, max: 100 },
-            EngineOption::SyzygyProbeLimit => Kind::Spin { default: 7, min: 0, max: 7 },
-            EngineOption::Syzygy50MoveRule => Kind::Check { default: true },
-            EngineOption::UseNnue => Kind::Check { default: crate::network::USE_NNUE_DEFAULT },
-            // `<empty>`: the network embedded in the binary.
-            EngineOption::EvalFile => Kind::String,
-        }
-    }
-
-    pub(crate) fn uci_line(self) -> String {
-        let name = self.name();
-        match self.kind() {
-            Kind::Spin { default, min, max } => {
+    pub(crate) fn uci_line(&self) -> String {
+        let name = self.name;
+        match self.kind {
+            Kind::Spin { default, min, max, .. } => {
                 format!("option name {name} type spin default {default} min {min} max {max}")
             }
-            Kind::Check { default } => format!("option name {name} type check default {default}"),
-            Kind::Button => format!("option name {name} type button"),
-            Kind::String => format!("option name {name} type string default <empty>"),
+            Kind::Check { default, .. } => format!("option name {name} type check default {default}"),
+            Kind::Button { .. } => format!("option name {name} type button"),
+            Kind::String { .. } => format!("option name {name} type string default <empty>"),
         }
     }
 
     /// The range of a spin option.
     #[cfg(test)]
-    pub(crate) fn range(self) -> Option<(i64, i64)> {
-        match self.kind() {
+    pub(crate) fn range(&self) -> Option<(i64, i64)> {
+        match self.kind {
             Kind::Spin { min, max, .. } => Some((min, max)),
             _ => None,
         }
@@ -201,11 +190,11 @@ impl EngineOption {
     /// The value `setoption` asks for. A spin value outside the declared range is clamped to
     /// it (with the [`Clamped`] note to show); a value that is not a whole number, a check value
     /// other than true or false, or a missing value is an [`OptionError`].
-    pub(crate) fn parse(self, value: Option<&str>) -> Result<(OptionValue, Option<Clamped>), OptionError> {
-        let name = self.name();
-        match self.kind() {
-            Kind::Button => Ok((OptionValue::Button, None)),
-            Kind::String => {
+    pub(crate) fn parse(&self, value: Option<&str>) -> Result<(OptionValue, Option<Clamped>), OptionError> {
+        let name = self.name;
+        match self.kind {
+            Kind::Button { .. } => Ok((OptionValue::Button, None)),
+            Kind::String { .. } => {
                 let v = value.map(str::trim).filter(|v| !v.is_empty() && *v != "<empty>");
                 Ok((OptionValue::String(v.map(str::to_owned)), None))
             }
@@ -227,40 +216,246 @@ impl EngineOption {
             }
         }
     }
+
+    /// Applies a value that [`UciOption::parse`] read for this option.
+    fn apply(&self, uci: &mut Uci, value: OptionValue) {
+        match (&self.kind, value) {
+            (Kind::Spin { set, .. }, OptionValue::Spin(n)) => set(uci, n),
+            (Kind::Check { set, .. }, OptionValue::Check(b)) => set(uci, b),
+            (Kind::Button { press }, OptionValue::Button) => press(uci),
+            (Kind::String { set }, OptionValue::String(s)) => set(uci, s),
+            // `parse` reads a value of the option's own type.
+            _ => {}
+        }
+    }
+}
+
+/// `setoption` and the setters of [`OPTIONS`] that take more than a line.
+impl Uci {
+    pub(crate) fn setoption(&mut self, args: &[&str]) {
+        if args.first() != Some(&"name") {
+            self.info("setoption: expected 'setoption name <name> [value <value>]'");
+            return;
+        }
+        let value_at = args.iter().position(|&t| t.eq_ignore_ascii_case("value"));
+        let name = args[1..value_at.unwrap_or(args.len())].join(" ");
+        let value = value_at.map(|i| args[i + 1..].join(" "));
+        let Some(opt) = UciOption::find(&name) else {
+            if cfg!(feature = "tune") && cutoff_search::params().iter().any(|p| p.name.eq_ignore_ascii_case(&name)) {
+                self.set_search_param(&name, value.as_deref());
+            } else {
+                self.info(&format!("setoption: unknown option '{}'", truncate(&name)));
+            }
+            return;
+        };
+        if self.jobs.running() {
+            self.info(&format!("setoption: cannot change '{}' while {}", opt.name, self.jobs.doing()));
+            return;
+        }
+        // One rule for every spin option: a value outside the range is clamped to it, with an
+        // `info string`; a value that cannot be read leaves the option unchanged.
+        let parsed = match opt.parse(value.as_deref()) {
+            Ok((v, clamped)) => {
+                if let Some(clamped) = clamped {
+                    self.info(&format!("setoption: {clamped}"));
+                }
+                v
+            }
+            Err(e) => {
+                self.info(&format!("setoption: {e}; '{}' unchanged", opt.name));
+                return;
+            }
+        };
+        opt.apply(self, parsed);
+    }
+
+    /// `setoption` for a search parameter (a `tune` build).
+    fn set_search_param(&mut self, name: &str, value: Option<&str>) {
+        if self.jobs.running() {
+            self.info(&format!("setoption: cannot change '{}' while {}", truncate(name), self.jobs.doing()));
+            return;
+        }
+        let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) else {
+            self.info(&format!("setoption: '{}' needs a value", truncate(name)));
+            return;
+        };
+        // SPSA tuners may send fractional values: round them.
+        let parsed = value
+            .parse::<i64>()
+            .ok()
+            .or_else(|| value.parse::<f64>().ok().filter(|v| v.is_finite()).map(|v| v.round() as i64));
+        match parsed {
+            None => self.info(&format!("setoption: '{}' needs a number, got '{}'", truncate(name), truncate(value))),
+            Some(v) => {
+                if let Err(e) = cutoff_search::set_param(name, v) {
+                    self.info(&format!("setoption: {e}; unchanged"));
+                }
+            }
+        }
+    }
+
+    /// Changes the search options that `change` changes.
+    fn update_search(&mut self, change: impl FnOnce(&mut cutoff_search::SearchOptions)) {
+        self.with_engine(|e| {
+            let mut options = e.options();
+            change(&mut options);
+            e.set_options(options)
+        })
+    }
+
+    /// `Hash`: a new table of `mib` MiB; one that cannot be allocated leaves the old size.
+    fn set_hash(&mut self, mib: i64) {
+        if let Err(e) = self.with_engine(|e| e.set_hash(mib as usize)) {
+            let kept = self.with_engine(|e| e.tt().size_mib());
+            self.info(&format!("setoption: {e}; the hash stays at {kept} MiB (cleared)"));
+        }
+    }
+
+    /// `UCI_Chess960`: re-reads the current position under the new castling rules.
+    fn set_chess960(&mut self, on: bool) {
+        self.settings.chess960 = on;
+        let fen = self.position.board.fen().to_string();
+        if let Ok(board) = Board::from_fen(&fen, CastlingMode::from_chess960(on)) {
+            self.position.board = board;
+        }
+    }
+
+    /// `OwnBook`: says so when there is no book to play from.
+    fn set_own_book(&mut self, on: bool) {
+        self.book.on = on;
+        if on && self.book.book.is_none() {
+            self.info("OwnBook is on but no book is loaded (set BookFile)");
+        }
+    }
+
+    /// `BookFile`: loads the book at once, so a bad file is reported when it is named; on
+    /// failure the previous book is dropped and play goes on without one.
+    fn load_book(&mut self, path: Option<String>) {
+        let Some(path) = path else {
+            self.book.book = None;
+            return;
+        };
+        match cutoff_book::Book::open(&path) {
+            Ok(book) if book.is_empty() => {
+                self.book.book = None;
+                self.info(&format!("book {}: no entries; playing without a book", truncate(&path)))
+            }
+            Ok(book) => {
+                if self.settings.debug {
+                    self.info(&format!("book {}: {} entries", truncate(&path), book.len()));
+                }
+                self.book.book = Some(book);
+            }
+            // A file that cannot be used leaves the engine as it was.
+            Err(e) => {
+                let then =
+                    if self.book.book.is_some() { "the current book stays in use" } else { "playing without a book" };
+                self.info(&format!("book {}: {e}; {then}", truncate(&path)));
+            }
+        }
+    }
+
+    /// `SyzygyPath`: opens the tables at once and says with `info string` how many were
+    /// found, and what was wrong (a missing directory, a truncated or corrupt file: left
+    /// out). `<empty>` unloads them.
+    fn load_tablebases(&mut self, path: Option<String>) {
+        self.with_engine(|e| e.set_tablebases(None));
+        let Some(path) = path else { return };
+        let tb = cutoff_syzygy::Tablebases::open_path(&path);
+        for problem in tb.problems() {
+            self.info(&format!("syzygy: {}", truncate(&problem.to_string())));
+        }
+        if tb.num_wdl() == 0 {
+            self.info(&format!("syzygy: no tablebase files found in {}; playing without tablebases", truncate(&path)));
+            return;
+        }
+        self.info(&format!(
+            "syzygy: found {} WDL and {} DTZ tables, up to {} pieces",
+            tb.num_wdl(),
+            tb.num_dtz(),
+            tb.max_pieces()
+        ));
+        self.with_engine(|e| e.set_tablebases(Some(Arc::new(tb))));
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn option(name: &str) -> &'static UciOption {
+        UciOption::find(name).unwrap()
+    }
+
     #[test]
     fn parse_values() {
-        let value = |opt: EngineOption, v: Option<&str>| opt.parse(v).map(|(value, _)| value);
-        assert_eq!(EngineOption::Hash.parse(Some("64")), Ok((OptionValue::Spin(64), None)));
+        let value = |name: &str, v: Option<&str>| option(name).parse(v).map(|(value, _)| value);
+        assert_eq!(option("Hash").parse(Some("64")), Ok((OptionValue::Spin(64), None)));
         assert_eq!(
-            EngineOption::Hash.parse(Some("big")),
+            option("Hash").parse(Some("big")),
             Err(OptionError::NotANumber { name: "Hash", value: "big".into(), min: 1, max: 65_536 })
         );
         for not_whole in ["16.5", "1e3", "0x10", "-", "+", "--5", "5 MiB"] {
             assert!(
-                matches!(EngineOption::Hash.parse(Some(not_whole)), Err(OptionError::NotANumber { .. })),
+                matches!(option("Hash").parse(Some(not_whole)), Err(OptionError::NotANumber { .. })),
                 "{not_whole}"
             );
         }
-        assert_eq!(EngineOption::Hash.parse(None), Err(OptionError::Missing("Hash")));
-        assert_eq!(value(EngineOption::Ponder, Some("TRUE")), Ok(OptionValue::Check(true)));
-        assert!(EngineOption::Chess960.parse(Some("yes")).is_err());
-        assert_eq!(value(EngineOption::ClearHash, None), Ok(OptionValue::Button));
-        assert_eq!(value(EngineOption::BookFile, Some(" a b.bin ")), Ok(OptionValue::String(Some("a b.bin".into()))));
-        assert_eq!(value(EngineOption::BookFile, Some("<empty>")), Ok(OptionValue::String(None)));
-        assert_eq!(value(EngineOption::BookFile, None), Ok(OptionValue::String(None)));
+        assert_eq!(option("Hash").parse(None), Err(OptionError::Missing("Hash")));
+        assert_eq!(value("Ponder", Some("TRUE")), Ok(OptionValue::Check(true)));
+        assert!(option("UCI_Chess960").parse(Some("yes")).is_err());
+        assert_eq!(value("Clear Hash", None), Ok(OptionValue::Button));
+        assert_eq!(value("BookFile", Some(" a b.bin ")), Ok(OptionValue::String(Some("a b.bin".into()))));
+        assert_eq!(value("BookFile", Some("<empty>")), Ok(OptionValue::String(None)));
+        assert_eq!(value("BookFile", None), Ok(OptionValue::String(None)));
+    }
+
+    #[test]
+    fn options_are_found_in_any_case_and_named_once() {
+        assert_eq!(UciOption::find("move overhead").map(|o| o.name), Some("Move Overhead"));
+        assert_eq!(UciOption::find("MULTIPV").map(|o| o.name), Some("MultiPV"));
+        assert!(UciOption::find("Hash ").is_none());
+        for (i, a) in OPTIONS.iter().enumerate() {
+            assert!(OPTIONS[i + 1..].iter().all(|b| !a.name.eq_ignore_ascii_case(b.name)), "{} twice", a.name);
+        }
+    }
+
+    /// The `uci` list, in order and byte for byte: GUIs and scripts read these lines.
+    #[test]
+    fn the_uci_lines_are_the_declared_options_in_order() {
+        let expected = [
+            "option name Hash type spin default 16 min 1 max 65536".to_string(),
+            "option name Threads type spin default 1 min 1 max 256".into(),
+            "option name MultiPV type spin default 1 min 1 max 256".into(),
+            "option name Ponder type check default false".into(),
+            "option name Move Overhead type spin default 30 min 0 max 5000".into(),
+            "option name UCI_Chess960 type check default false".into(),
+            "option name Clear Hash type button".into(),
+            "option name UCI_ShowWDL type check default false".into(),
+            "option name UCI_LimitStrength type check default false".into(),
+            "option name UCI_Elo type spin default 1500 min 1320 max 2200".into(),
+            "option name OwnBook type check default false".into(),
+            "option name BookFile type string default <empty>".into(),
+            "option name SyzygyPath type string default <empty>".into(),
+            "option name SyzygyProbeDepth type spin default 1 min 1 max 100".into(),
+            "option name SyzygyProbeLimit type spin default 7 min 0 max 7".into(),
+            "option name Syzygy50MoveRule type check default true".into(),
+            format!("option name UseNNUE type check default {USE_NNUE_DEFAULT}"),
+            "option name EvalFile type string default <empty>".into(),
+        ];
+        let lines: Vec<String> = uci_lines().collect();
+        assert_eq!(lines[..expected.len()], expected);
+        let tuned = if cfg!(feature = "tune") { cutoff_search::params().len() } else { 0 };
+        assert_eq!(lines.len(), expected.len() + tuned);
     }
 
     #[test]
     fn every_spin_option_clamps_to_its_range() {
+        let mut spins = 0;
         for opt in OPTIONS {
             let Some((min, max)) = opt.range() else { continue };
-            let name = opt.name();
+            spins += 1;
+            let name = opt.name;
             let clamped = |given: &str, used: i64| Clamped { name, given: given.into(), used, min, max };
             let at = |v: &str| opt.parse(Some(v));
             assert_eq!(at(&min.to_string()), Ok((OptionValue::Spin(min), None)), "{name}");
@@ -275,7 +470,8 @@ mod tests {
             let tiny = "-99999999999999999999999";
             assert_eq!(at(tiny), Ok((OptionValue::Spin(min), Some(clamped(tiny, min)))), "{name}");
         }
-        let note = EngineOption::Hash.parse(Some("999999")).unwrap().1.unwrap();
+        assert_eq!(spins, 7);
+        let note = option("Hash").parse(Some("999999")).unwrap().1.unwrap();
         assert_eq!(note.to_string(), "'Hash' 999999 is outside its range 1 to 65536; using 65536");
     }
 }

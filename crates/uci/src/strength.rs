@@ -22,6 +22,8 @@
 //! it. The range ends at 2200 because that is where Cutoff's full strength lies on this scale
 //! at that time control (a level above would promise strength the engine does not have).
 
+use std::sync::{Arc, Mutex};
+
 use cutoff_board::Move;
 use cutoff_tt::MATE_IN_MAX_PLY;
 
@@ -141,6 +143,32 @@ impl RootLines {
     /// The lines to choose from: the deepest complete iteration's, else what there is.
     pub(crate) fn pool(&self) -> &[(Move, i32)] {
         if self.complete.is_empty() { &self.current } else { &self.complete }
+    }
+}
+
+/// The seed of the limited-strength move choice.
+const STRENGTH_SEED: u64 = 0x5EED_1320;
+
+/// `UCI_LimitStrength` and `UCI_Elo`, and the generator of the move choice they make.
+pub(crate) struct Strength {
+    /// `UCI_LimitStrength`.
+    pub(crate) limit: bool,
+    /// `UCI_Elo` (used when `limit` is on).
+    pub(crate) elo: i64,
+    /// Seeded once per process: a run is reproducible, and successive games still vary.
+    pub(crate) rng: Arc<Mutex<Rng>>,
+}
+
+impl Strength {
+    /// Full strength, at the default Elo.
+    pub(crate) fn new() -> Strength {
+        Strength { limit: false, elo: DEFAULT_ELO, rng: Arc::new(Mutex::new(Rng::new(STRENGTH_SEED))) }
+    }
+
+    /// The level to play at, or `None` for full strength.
+    pub(crate) fn level(&self) -> Option<Level> {
+        let level = Level::new(self.elo);
+        (self.limit && !level.is_full_strength()).then_some(level)
     }
 }
 
