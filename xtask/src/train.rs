@@ -32,18 +32,23 @@
 //!   `b2` times `QA * QB` to `i32`, exactly as `cutoff-nnue` reads them.
 
 use std::fs;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use cutoff_board::{Board, Color, PieceType};
+use clap::builder::RangedU64ValueParser;
+use cutoff_board::{Board, Color, PieceType, Square};
 use cutoff_datagen::format::GameReader;
 use cutoff_nnue::{INPUTS, KingBuckets};
+
+mod checkpoint;
 
 use crate::progress::{self, Progress};
 use crate::tune;
 use crate::util::Result;
+use checkpoint::{Checkpoint, CheckpointError, Identity};
 
 /// Weights are kept in `[-CLIP, CLIP]` (quantised: `W1` and `b1` within 505).
 const CLIP: f32 = 1.98;
@@ -75,13 +80,14 @@ pub struct TrainArgs {
     #[arg(long, value_name = "FILE")]
     pub data: Vec<PathBuf>,
 
-    /// Hidden neurons per perspective (a multiple of 16).
-    #[arg(long, default_value_t = 128)]
+    /// Hidden neurons per perspective (a multiple of 16, at most 1024).
+    #[arg(long, default_value_t = 128, value_parser = parse_hidden, value_name = "N")]
     pub hidden: usize,
 
     /// Output buckets by piece count (1 to 8; see `cutoff_nnue::output_bucket`): each bucket
     /// has its own output weights and bias.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_name = "B",
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=cutoff_nnue::MAX_OUTPUT_BUCKETS as u64))]
     pub output_buckets: usize,
 
     /// The input layout (king buckets, see `cutoff_nnue::KingBuckets`): `none` (768 inputs, the
@@ -105,7 +111,7 @@ pub struct TrainArgs {
     /// layout, hidden size and output buckets must be the ones asked for (not with
     /// --factorise). The quantised weights are read back as floats (`W1` and `b1` over `QA`,
     /// `W2` over `QB`, `b2` over `QA * QB`), so the model starts as the file evaluates.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "factorise")]
     pub init: Option<PathBuf>,
 
     /// Passes over the training positions.
@@ -113,7 +119,7 @@ pub struct TrainArgs {
     pub epochs: usize,
 
     /// Positions per Adam step.
-    #[arg(long, default_value_t = 16384)]
+    #[arg(long, default_value_t = 16384, value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     pub batch: usize,
 
     /// Adam learning rate at the start.
@@ -124,20 +130,20 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.05)]
     pub final_lr: f32,
 
-    /// Weight of the game result in the target; the rest is the search score.
-    #[arg(long, default_value_t = 0.5)]
+    /// Weight of the game result in the target (0 to 1); the rest is the search score.
+    #[arg(long, default_value_t = 0.5, value_parser = parse_share::<f32>)]
     pub lambda: f32,
 
     /// The weight of the result in the validation target [default: `--lambda`]. A fixed value
     /// (1: how well the evaluation predicts results) compares networks trained with different
     /// `--lambda`.
-    #[arg(long, value_name = "LAMBDA")]
+    #[arg(long, value_name = "LAMBDA", value_parser = parse_share::<f32>)]
     pub validation_lambda: Option<f32>,
 
     /// Share of the games held out for validation (a whole game goes to one side, so that
     /// the validation loss measures positions the network has not seen the game of; EPD has
     /// no games, so each line counts as one). Ignored with `--validation-data`.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, value_parser = parse_share::<f64>)]
     pub validation: f64,
 
     /// Validate on the positions of these files instead of a share of `--data`, which is
@@ -162,7 +168,7 @@ pub struct TrainArgs {
     pub limit: Option<usize>,
 
     /// Worker threads (the result does not depend on it). [default: all hardware threads]
-    #[arg(long)]
+    #[arg(long, value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     pub threads: Option<usize>,
 
     /// Where to write the quantised network.
@@ -172,33 +178,139 @@ pub struct TrainArgs {
     /// Plain progress lines instead of a bar.
     #[arg(long)]
     pub plain: bool,
+
+    /// Continue the run of this checkpoint (see `--checkpoint`): run with the same arguments,
+    /// it writes the same network, byte for byte, as a run that was never stopped. The
+    /// arguments that shape the training and the data (file names, sizes and position counts)
+    /// must be those of the checkpoint's run; another run's checkpoint is refused, naming what
+    /// differs.
+    #[arg(long, value_name = "CHECKPOINT")]
+    pub resume: Option<PathBuf>,
+
+    /// Where to write checkpoints: the weights, Adam's state and the place in the schedule,
+    /// at each epoch's end and every `--checkpoint-minutes` within one. [default: the output
+    /// file with `.ckpt` added]
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+
+    /// Minutes between checkpoints within an epoch.
+    #[arg(long, default_value_t = 10, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub checkpoint_minutes: u64,
+
+    /// Stop after this many optimiser steps of this invocation, writing a checkpoint (to split
+    /// a run on purpose; `--resume` continues it).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub stop_after_steps: Option<u64>,
 }
 
-/// The training positions: for each, the feature pairs `[stm, other]` of its pieces.
+/// Parses `--hidden`: a multiple of 16 from 16 to 1024.
+fn parse_hidden(s: &str) -> std::result::Result<usize, String> {
+    let n: usize = s.parse().map_err(|e| format!("{e}"))?;
+    if n == 0 || !n.is_multiple_of(16) || n > 1024 {
+        return Err(format!("{n} is not a multiple of 16 from 16 to 1024"));
+    }
+    Ok(n)
+}
+
+/// Parses a share from 0 to 1 (`--lambda`, `--validation`).
+fn parse_share<T: std::str::FromStr + PartialOrd + From<u8>>(s: &str) -> std::result::Result<T, String> {
+    let x: T = s.parse().map_err(|_| format!("{s:?} is not a number"))?;
+    if !(T::from(0)..=T::from(1)).contains(&x) {
+        return Err(format!("{s} is not between 0 and 1"));
+    }
+    Ok(x)
+}
+
+/// The positions of one side of the split (training or validation), each in the compact form
+/// of [`Packed`]: the features are computed when a batch needs them, so that memory grows by
+/// 36 bytes a position (200 million positions in about 7 GB) rather than by the ~120 bytes of
+/// their 30-odd feature pairs.
 #[derive(Debug, Default)]
 struct Dataset {
     /// The input layout the features are computed in.
     layout: KingBuckets,
-    features: Vec<[u16; 2]>,
-    positions: Vec<Sample>,
+    positions: Vec<Packed>,
 }
 
-/// One position: where its features are, and its labels from the side to move's view.
-#[derive(Clone, Copy, Debug)]
-struct Sample {
-    start: u32,
-    len: u8,
-    /// Game result: 1 win, 0.5 draw, 0 loss.
-    result: f32,
+/// One position and its labels in 36 bytes: the occupied squares, a 4-bit piece code per
+/// occupied square, and the labels from the side to move's view.
+#[derive(Clone, Copy, Debug, Default)]
+struct Packed {
+    /// The occupied squares, low and high 32 bits (two words keep the alignment at 4 bytes).
+    occupied: [u32; 2],
+    /// The piece of each occupied square in ascending square order, as `color * 6 + kind`,
+    /// two to a byte (the low nibble first).
+    pieces: [u8; 16],
     /// Search score in centipawns, NaN if none.
     score: f32,
     /// The hand-crafted evaluation in centipawns, the baseline the network is compared with.
     hce: f32,
-    /// The game the position comes from (for EPD, its line): the unit of the validation split.
-    group: u32,
-    /// No castling rights: the position mirrored left to right is a legal position of the same
-    /// value.
-    mirrorable: bool,
+    /// Bit 0: Black to move; bits 1-2: the game result in half points (2 win, 1 draw, 0 loss);
+    /// bit 3: no castling rights, so the position mirrored left to right is a legal position
+    /// of the same value.
+    flags: u8,
+}
+
+impl Packed {
+    const BLACK: u8 = 1;
+    const MIRRORABLE: u8 = 8;
+
+    /// Game result: 1 win, 0.5 draw, 0 loss.
+    fn result(&self) -> f32 {
+        f32::from((self.flags >> 1) & 3) * 0.5
+    }
+
+    fn mirrorable(&self) -> bool {
+        self.flags & Self::MIRRORABLE != 0
+    }
+
+    /// The feature pairs `[stm, other]` of the pieces into `out`, in the order of colour
+    /// (White first), piece type (pawn first) and square: the order the sums of the
+    /// accumulators are taken in, which the written network depends on bit for bit.
+    fn features<'a>(&self, layout: &KingBuckets, out: &'a mut [[u16; 2]; 32]) -> &'a [[u16; 2]] {
+        let mut occupied = u64::from(self.occupied[0]) | u64::from(self.occupied[1]) << 32;
+        // Squares sorted by piece code, each code's squares ascending (a counting sort).
+        let mut codes = [0u8; 32];
+        let mut squares = [0u8; 32];
+        let mut counts = [0u8; 13];
+        let mut n = 0;
+        while occupied != 0 {
+            let code = (self.pieces[n / 2] >> (4 * (n % 2))) & 15;
+            codes[n] = code;
+            squares[n] = occupied.trailing_zeros() as u8;
+            counts[usize::from(code) + 1] += 1;
+            occupied &= occupied - 1;
+            n += 1;
+        }
+        for c in 1..13 {
+            counts[c] += counts[c - 1];
+        }
+        let mut sorted = [0u8; 32];
+        for (&code, &sq) in codes[..n].iter().zip(&squares[..n]) {
+            sorted[usize::from(counts[usize::from(code)])] = sq;
+            counts[usize::from(code)] += 1;
+        }
+        let stm = Color::from_index(usize::from(self.flags & Self::BLACK));
+        // After the sort `counts[c]` is the end of code `c`'s squares: a king is the last of
+        // its colour's codes (5 and 11), and a packed position has one king of each colour.
+        let king =
+            |color: Color| Square::index_const(usize::from(sorted[usize::from(counts[color.index() * 6 + 5]) - 1]));
+        let kings = (king(stm), king(!stm));
+        let mut at = 0;
+        for (code, end) in counts[..12].iter().enumerate() {
+            let color = Color::from_index(code / 6);
+            let kind = PieceType::ALL[code % 6];
+            while at < usize::from(*end) {
+                let sq = Square::index_const(usize::from(sorted[at]));
+                // At most 32 x 768 features: they fit a u16.
+                let own = layout.feature(stm, kings.0, color, kind, sq) as u16;
+                let other = layout.feature(!stm, kings.1, color, kind, sq) as u16;
+                out[at] = [own, other];
+                at += 1;
+            }
+        }
+        &out[..n]
+    }
 }
 
 /// Marks an entry of the training order as the mirrored position (see [`TrainArgs::mirror`]).
@@ -210,94 +322,146 @@ impl Dataset {
         Dataset { layout, ..Dataset::default() }
     }
 
-    /// Adds a position with its result and score from the side to move's view.
-    fn push(&mut self, board: &Board, result: f32, score: Option<f32>, group: u32) -> Result<()> {
-        let stm = board.side_to_move();
-        let start = u32::try_from(self.features.len()).map_err(|_| "too many positions for u32 offsets")?;
-        let mut len = 0u8;
-        let kings = (board.king(stm), board.king(!stm));
+    fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Adds a position with its result and score from the side to move's view. A position
+    /// needs a king of each colour and at most 32 pieces.
+    fn push(&mut self, board: &Board, result: f32, score: Option<f32>) -> Result<()> {
+        if self.positions.len() >= MIRRORED as usize {
+            return Err("too many positions (at most 2^31)".into());
+        }
+        let occupied = board.occupied().0;
+        if occupied.count_ones() > 32 {
+            return Err("a position with more than 32 pieces".into());
+        }
+        let mut pieces = [0u8; 16];
+        for (n, sq) in board.occupied().into_iter().enumerate() {
+            let piece = board.piece_on(sq).ok_or("a square of the occupied set is empty")?;
+            let code = (piece.color().index() * 6 + piece.kind().index()) as u8;
+            pieces[n / 2] |= code << (4 * (n % 2));
+        }
         for color in Color::ALL {
-            for kind in PieceType::ALL {
-                for sq in board.colored_pieces(color, kind) {
-                    // At most 32 x 768 features: they fit a u16.
-                    let own = self.layout.feature(stm, kings.0, color, kind, sq) as u16;
-                    let other = self.layout.feature(!stm, kings.1, color, kind, sq) as u16;
-                    self.features.push([own, other]);
-                    len += 1;
-                }
+            if board.colored_pieces(color, PieceType::King).0.count_ones() != 1 {
+                return Err("a position without one king of each colour".into());
             }
         }
-        let score = score.unwrap_or(f32::NAN);
-        let hce = cutoff_eval::evaluate(board) as f32;
-        let mirrorable = board.castling_rights().is_empty();
-        self.positions.push(Sample { start, len, result, score, hce, group, mirrorable });
+        let half_points = match result {
+            0.0 => 0,
+            0.5 => 1,
+            1.0 => 2,
+            _ => return Err(format!("result {result}: expected 0, 0.5 or 1").into()),
+        };
+        let mut flags = (half_points << 1) | if board.side_to_move() == Color::Black { Packed::BLACK } else { 0 };
+        if board.castling_rights().is_empty() {
+            flags |= Packed::MIRRORABLE;
+        }
+        self.positions.push(Packed {
+            occupied: [occupied as u32, (occupied >> 32) as u32],
+            pieces,
+            score: score.unwrap_or(f32::NAN),
+            hce: cutoff_eval::evaluate(board) as f32,
+            flags,
+        });
         Ok(())
     }
 
-    fn features(&self, s: &Sample) -> &[[u16; 2]] {
-        &self.features[s.start as usize..s.start as usize + s.len as usize]
+    /// The features of position `index` (see [`Packed::features`]).
+    fn features<'a>(&self, index: usize, buffer: &'a mut [[u16; 2]; 32]) -> &'a [[u16; 2]] {
+        self.positions[index].features(&self.layout, buffer)
     }
 
-    /// The sample of a training-order entry, and its features (mirrored into `buffer` if the
+    /// The position of a training-order entry, and its features in `buffer` (mirrored if the
     /// entry is marked [`MIRRORED`]: the file of a square is its index's low three bits, the
     /// same for both perspectives, so mirroring flips them; only entries of the layout
     /// [`KingBuckets::NONE`] are marked).
-    fn entry<'a>(&'a self, entry: u32, buffer: &'a mut [[u16; 2]; 32]) -> (&'a Sample, &'a [[u16; 2]]) {
+    fn entry<'a>(&self, entry: u32, buffer: &'a mut [[u16; 2]; 32]) -> (&Packed, &'a [[u16; 2]]) {
         let sample = &self.positions[(entry & !MIRRORED) as usize];
-        let features = self.features(sample);
-        if entry & MIRRORED == 0 {
-            return (sample, features);
+        let len = sample.features(&self.layout, buffer).len();
+        if entry & MIRRORED != 0 {
+            for f in &mut buffer[..len] {
+                *f = [f[0] ^ 7, f[1] ^ 7];
+            }
         }
-        for (m, &[f, g]) in buffer.iter_mut().zip(features) {
-            *m = [f ^ 7, g ^ 7];
-        }
-        (sample, &buffer[..features.len()])
+        (sample, &buffer[..len])
     }
 }
 
-/// Reads the data files (see [`TrainArgs::data`]) into `data`: `cutoff datagen` game files,
-/// recognised by their magic bytes, or EPD. Groups (games) are numbered on from `data`'s last.
-fn load(data: &mut Dataset, files: &[PathBuf], limit: Option<usize>) -> Result<()> {
-    let mut group = data.positions.last().map_or(0, |p| p.group + 1);
-    let full = |data: &Dataset| limit.is_some_and(|l| data.positions.len() >= l);
+/// What [`load`] read from one file: its part of a run's identity (see [`checkpoint`]).
+#[derive(Clone, Debug, PartialEq)]
+struct FileInfo {
+    /// The file name, without its folder (a resumed run may find the files elsewhere).
+    name: String,
+    /// Its size in bytes.
+    bytes: u64,
+    /// The positions read from it.
+    positions: usize,
+}
+
+/// Reads the data files (see [`TrainArgs::data`]), streaming: `cutoff datagen` game files,
+/// recognised by their magic bytes, or EPD. Each position goes to `validation` if `held`
+/// holds for its group (a game's number, or an EPD line's, counted over the files), otherwise
+/// to `training`; at most `limit` positions are read in all.
+fn load(
+    files: &[PathBuf],
+    limit: Option<usize>,
+    held: impl Fn(u32) -> bool,
+    training: &mut Dataset,
+    validation: &mut Dataset,
+) -> Result<Vec<FileInfo>> {
+    let mut group = 0u32;
+    let mut count = 0usize;
+    let full = |count: usize| limit.is_some_and(|l| count >= l);
+    let mut infos = Vec::new();
     for file in files {
-        if full(data) {
+        if full(count) {
             break;
         }
-        let bytes = fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-        if bytes.starts_with(&cutoff_datagen::format::MAGIC) {
-            let reader = GameReader::new(bytes.as_slice()).map_err(|e| format!("{}: {e}", file.display()))?;
-            'games: for game in reader {
+        let before = count;
+        let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into());
+        let opened = fs::File::open(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        let bytes = opened.metadata().map_err(|e| format!("cannot read {}: {e}", file.display()))?.len();
+        let mut reader = BufReader::with_capacity(1 << 20, opened);
+        let head = reader.fill_buf().map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        if head.starts_with(&cutoff_datagen::format::MAGIC) {
+            let games = GameReader::new(reader).map_err(|e| format!("{}: {e}", file.display()))?;
+            'games: for game in games {
                 let game = game.map_err(|e| format!("{}: {e}", file.display()))?;
+                let set = if held(group) { &mut *validation } else { &mut *training };
                 for p in game.positions() {
-                    if full(data) {
+                    if full(count) {
                         break 'games;
                     }
-                    data.push(&p.board, p.result, p.score.map(f32::from), group)?;
+                    set.push(&p.board, p.result, p.score.map(f32::from))
+                        .map_err(|e| format!("{}: {e}", file.display()))?;
+                    count += 1;
                 }
                 group += 1;
             }
-            continue;
-        }
-        let text =
-            String::from_utf8(bytes).map_err(|_| format!("{}: neither a game file nor EPD text", file.display()))?;
-        for (n, line) in text.lines().enumerate() {
-            if line.trim().is_empty() || line.starts_with('#') {
-                continue;
+        } else {
+            for (n, line) in reader.lines().enumerate() {
+                let line = line.map_err(|_| format!("{}: neither a game file nor EPD text", file.display()))?;
+                if line.trim().is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                if full(count) {
+                    break;
+                }
+                let at = |e| format!("{}:{}: {e}", file.display(), n + 1);
+                let (board, result_white, score_white) = tune::parse_line(&line).map_err(at)?;
+                let white = board.side_to_move() == Color::White;
+                let result = if white { result_white } else { 1.0 - result_white };
+                let score = score_white.map(|s| if white { s } else { -s });
+                let set = if held(group) { &mut *validation } else { &mut *training };
+                set.push(&board, result, score).map_err(at)?;
+                count += 1;
+                group += 1;
             }
-            if full(data) {
-                break;
-            }
-            let (board, result_white, score_white) =
-                tune::parse_line(line).map_err(|e| format!("{}:{}: {e}", file.display(), n + 1))?;
-            let white = board.side_to_move() == Color::White;
-            let result = if white { result_white } else { 1.0 - result_white };
-            let score = score_white.map(|s| if white { s } else { -s });
-            data.push(&board, result, score, group)?;
-            group += 1;
         }
+        infos.push(FileInfo { name, bytes, positions: count - before });
     }
-    Ok(())
+    Ok(infos)
 }
 
 /// Whether `group` is held out for validation: a hash of the group and the seed, so that the
@@ -647,8 +811,9 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 /// The target of a position (see the module docs).
-fn target(s: &Sample, lambda: f32) -> f32 {
-    if s.score.is_nan() { s.result } else { lambda * s.result + (1.0 - lambda) * sigmoid(s.score / spec::SCALE) }
+fn target(s: &Packed, lambda: f32) -> f32 {
+    let result = s.result();
+    if s.score.is_nan() { result } else { lambda * result + (1.0 - lambda) * sigmoid(s.score / spec::SCALE) }
 }
 
 /// Adam's state.
@@ -795,17 +960,17 @@ fn batch_gradient(
     (total, errors.iter().sum())
 }
 
-/// Mean loss of the hand-crafted evaluation on `set`, with the network's target and scale.
-fn hce_loss(data: &Dataset, set: &[u32], lambda: f32) -> f64 {
-    let sum: f64 = set
+/// Mean loss of the hand-crafted evaluation on `data`, with the network's target and scale.
+fn hce_loss(data: &Dataset, lambda: f32) -> f64 {
+    let sum: f64 = data
+        .positions
         .iter()
-        .map(|&i| {
-            let p = &data.positions[i as usize];
+        .map(|p| {
             let e = sigmoid(p.hce / spec::SCALE) - target(p, lambda);
             f64::from(e * e)
         })
         .sum();
-    sum / set.len().max(1) as f64
+    sum / data.len().max(1) as f64
 }
 
 /// Mean loss of `set` (float model), over `threads`.
@@ -820,12 +985,12 @@ fn loss(model: &Model, data: &Dataset, set: &[u32], lambda: f32, threads: usize)
             .map(|chunk| {
                 s.spawn(move || {
                     let mut scratch = Scratch::new(model.hidden);
+                    let mut buffer = [[0u16; 2]; 32];
                     chunk
                         .iter()
                         .map(|&i| {
-                            let p = &data.positions[i as usize];
-                            let e = sigmoid(model.eval_cp(data.features(p), &mut scratch) / spec::SCALE)
-                                - target(p, lambda);
+                            let (p, features) = data.entry(i, &mut buffer);
+                            let e = sigmoid(model.eval_cp(features, &mut scratch) / spec::SCALE) - target(p, lambda);
                             f64::from(e * e)
                         })
                         .sum::<f64>()
@@ -844,23 +1009,41 @@ fn learning_rate(lr: f32, final_share: f32, step: usize, total: usize) -> f32 {
     lr * (final_share + (1.0 - final_share) * cosine)
 }
 
+/// The arguments that shape the training, as a checkpoint records them (see [`checkpoint`]).
+fn run_identity(args: &TrainArgs, validation_lambda: f32) -> Identity {
+    let mut id = Identity::default();
+    id.push("hidden", args.hidden);
+    id.push("output-buckets", args.output_buckets);
+    id.push("king-buckets", format!("{:?}", args.king_buckets));
+    id.push("factorise", args.factorise);
+    id.push("init", args.init.as_ref().map_or_else(|| "none".to_owned(), |p| p.display().to_string()));
+    id.push("epochs", args.epochs);
+    id.push("batch", args.batch);
+    id.push("lr", args.lr);
+    id.push("final-lr", args.final_lr);
+    id.push("lambda", args.lambda);
+    id.push("validation-lambda", validation_lambda);
+    id.push("validation", args.validation);
+    id.push("seed", args.seed);
+    id.push("mirror", args.mirror);
+    id.push("limit", args.limit.map_or_else(|| "none".to_owned(), |l| l.to_string()));
+    id
+}
+
+/// Adds the data files and the sizes of the split to a run's identity.
+fn data_identity(id: &mut Identity, files: &[FileInfo], validation_files: &[FileInfo], sizes: (usize, usize)) {
+    for (kind, infos) in [("data", files), ("validation-data", validation_files)] {
+        for (n, f) in infos.iter().enumerate() {
+            id.push(format!("{kind} {n}"), format!("{} ({} bytes, {} positions)", f.name, f.bytes, f.positions));
+        }
+    }
+    id.push("training positions", sizes.0);
+    id.push("validation positions", sizes.1);
+}
+
 pub fn run(args: &TrainArgs) -> Result<ExitCode> {
-    if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.hidden > 1024 {
-        return Err(format!("--hidden must be a multiple of 16 from 16 to 1024, not {}", args.hidden).into());
-    }
-    if !(1..=cutoff_nnue::MAX_OUTPUT_BUCKETS).contains(&args.output_buckets) {
-        return Err(format!(
-            "--output-buckets must be 1 to {}, not {}",
-            cutoff_nnue::MAX_OUTPUT_BUCKETS,
-            args.output_buckets
-        )
-        .into());
-    }
     if args.factorise && args.king_buckets.count() < 2 {
         return Err("--factorise needs a layout of 2 king buckets or more (4, 8, 16 or a map)".into());
-    }
-    if args.init.is_some() && args.factorise {
-        return Err("--init and --factorise do not go together: a file holds only the sums".into());
     }
     if args.mirror && args.king_buckets != KingBuckets::NONE {
         return Err(
@@ -868,46 +1051,67 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         );
     }
     let validation_lambda = args.validation_lambda.unwrap_or(args.lambda);
-    if !(0.0..=1.0).contains(&args.lambda) || !(0.0..=1.0).contains(&validation_lambda) {
-        return Err("--lambda and --validation-lambda must be between 0 and 1".into());
-    }
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let files = if args.data.is_empty() { vec![tune::default_data()?] } else { args.data.clone() };
+    let checkpoint_path = args.checkpoint.clone().unwrap_or_else(|| {
+        let mut name = args.out.as_os_str().to_owned();
+        name.push(".ckpt");
+        PathBuf::from(name)
+    });
+    let mut identity = run_identity(args, validation_lambda);
+    // A checkpoint is read and its arguments compared before the data is loaded, which takes
+    // the longest.
+    let resumed = match &args.resume {
+        Some(path) => {
+            let saved = Checkpoint::read(path)?;
+            let differences = identity.differences(&saved.identity, false);
+            if !differences.is_empty() {
+                return Err(CheckpointError::OtherRun(path.clone(), differences).into());
+            }
+            Some(saved)
+        }
+        None => None,
+    };
     let started = Instant::now();
     let mut data = Dataset::new(args.king_buckets);
-    load(&mut data, &files, args.limit)?;
-    let loaded = data.positions.len();
-    if loaded >= MIRRORED as usize {
-        return Err("too many positions (at most 2^31)".into());
-    }
-    if loaded == 0 {
+    let mut validation_set = Dataset::new(args.king_buckets);
+    let (file_infos, validation_infos) = if args.validation_data.is_empty() {
+        let held = |group| held_out(group, args.seed, args.validation);
+        (load(&files, args.limit, held, &mut data, &mut validation_set)?, Vec::new())
+    } else {
+        let infos = load(&files, args.limit, |_| false, &mut data, &mut validation_set)?;
+        if validation_set.len() != 0 {
+            return Err("the training data went to the validation set".into());
+        }
+        (infos, load(&args.validation_data, None, |_| true, &mut data, &mut validation_set)?)
+    };
+    if file_infos.iter().map(|f| f.positions).sum::<usize>() == 0 {
         return Err("no training positions".into());
     }
-    let (mut training, validation): (Vec<u32>, Vec<u32>) = if args.validation_data.is_empty() {
-        (0..loaded as u32).partition(|&i| !held_out(data.positions[i as usize].group, args.seed, args.validation))
-    } else {
-        load(&mut data, &args.validation_data, None)?;
-        ((0..loaded as u32).collect(), (loaded as u32..data.positions.len() as u32).collect())
-    };
-    if validation.is_empty() && !args.validation_data.is_empty() {
+    if validation_set.len() == 0 && !args.validation_data.is_empty() {
         return Err("--validation-data: no positions in those files".into());
     }
+    let mut training: Vec<u32> = (0..data.len() as u32).collect();
     if args.mirror {
         let mirrored: Vec<u32> =
-            training.iter().filter(|&&i| data.positions[i as usize].mirrorable).map(|&i| i | MIRRORED).collect();
+            training.iter().filter(|&&i| data.positions[i as usize].mirrorable()).map(|&i| i | MIRRORED).collect();
         training.extend(mirrored);
     }
+    let validation: Vec<u32> = (0..validation_set.len() as u32).collect();
     let validation = validation.as_slice();
-    let names: Vec<String> = files
-        .iter()
-        .chain(&args.validation_data)
-        .map(|f| f.file_name().map_or_else(|| f.display().to_string(), |n| n.to_string_lossy().into()))
-        .collect();
+    data_identity(&mut identity, &file_infos, &validation_infos, (training.len(), validation.len()));
+    if let (Some(path), Some(saved)) = (&args.resume, &resumed) {
+        let differences = identity.differences(&saved.identity, true);
+        if !differences.is_empty() {
+            return Err(CheckpointError::OtherRun(path.clone(), differences).into());
+        }
+    }
+    let names: Vec<&str> = file_infos.iter().chain(&validation_infos).map(|f| f.name.as_str()).collect();
 
     let mut rng = Rng::new(args.seed);
     eprintln!(
         "train: {} positions from {} in {:.1} s; {} training, {} validation; ({} x 768 -> {}) x 2 -> {}{}{}, {} threads",
-        data.positions.len(),
+        data.len() + validation_set.len(),
         names.join(", "),
         started.elapsed().as_secs_f64(),
         training.len(),
@@ -922,47 +1126,115 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
 
     eprintln!(
         "train: the hand-crafted evaluation's loss with the same target: validation {:.6}",
-        hce_loss(&data, validation, validation_lambda)
+        hce_loss(&validation_set, validation_lambda)
     );
-    // The random weights are drawn with --init too, so that the shuffles are the same.
+    // The random weights are drawn with --init and --resume too, so that the shuffles are the
+    // same.
     let mut model = Model::new(args.king_buckets, args.hidden, args.output_buckets, args.factorise, &mut rng);
-    if let Some(path) = &args.init {
+    let mut adam = Adam::new(model.params.len());
+    let batches = training.len().div_ceil(args.batch);
+    let total_steps = batches * args.epochs;
+    let mut step = 0;
+    let mut resumed_error = 0.0;
+    if let (Some(path), Some(saved)) = (&args.resume, resumed) {
+        if saved.params.len() != model.params.len() {
+            return Err(CheckpointError::Damaged(path.clone(), "its weights are not of the model's size").into());
+        }
+        step = usize::try_from(saved.step).unwrap_or(usize::MAX);
+        if step > total_steps {
+            return Err(CheckpointError::Damaged(path.clone(), "it is past the end of the schedule").into());
+        }
+        model.params = saved.params;
+        model.after_step();
+        adam = Adam { m: saved.m, v: saved.v, t: saved.adam_t };
+        resumed_error = saved.train_error;
+        eprintln!(
+            "train: resuming {} at step {step} of {total_steps}: validation {:.6}",
+            path.display(),
+            loss(&model, &validation_set, validation, validation_lambda, threads)
+        );
+    } else if let Some(path) = &args.init {
         let net = cutoff_uci::load_network(path).map_err(|e| format!("--init {}: {e}", path.display()))?;
         model = Model::from_network(&net, args.king_buckets, args.hidden, args.output_buckets)?;
         eprintln!(
             "train: starting from {}: validation {:.6}",
             path.display(),
-            loss(&model, &data, validation, validation_lambda, threads)
+            loss(&model, &validation_set, validation, validation_lambda, threads)
         );
     }
-    let mut adam = Adam::new(model.params.len());
     let mut grads = ChunkGradient::for_model(&model);
-    let batches = training.len().div_ceil(args.batch);
-    let total_steps = batches * args.epochs;
-    let mut progress = Progress::new("train", total_steps as u64, progress::plain_wanted(args.plain));
-    let mut step = 0;
-    for epoch in 1..=args.epochs {
+    let save = |model: &Model, adam: &Adam, step: usize, train_error: f64| -> Result<()> {
+        let checkpoint = Checkpoint {
+            identity: identity.clone(),
+            step: step as u64,
+            train_error,
+            adam_t: adam.t,
+            params: model.params.clone(),
+            m: adam.m.clone(),
+            v: adam.v.clone(),
+        };
+        checkpoint.write(&checkpoint_path)?;
+        Ok(())
+    };
+    // Each epoch's shuffle continues the last one's order, so a resumed run replays the
+    // shuffles of the epochs before its own.
+    let first_epoch = step / batches.max(1) + 1;
+    for _ in 1..first_epoch.min(args.epochs + 1) {
         rng.shuffle(&mut training);
-        let mut train_error = 0.0;
+    }
+    let mut progress = Progress::new("train", total_steps as u64, progress::plain_wanted(args.plain));
+    progress.inc(step as u64);
+    let interval = std::time::Duration::from_secs(args.checkpoint_minutes.saturating_mul(60));
+    let mut last_checkpoint = Instant::now();
+    let mut steps_here = 0u64;
+    for epoch in first_epoch..=args.epochs {
+        rng.shuffle(&mut training);
+        let done = step - (epoch - 1) * batches;
+        let mut train_error = if done > 0 { resumed_error } else { 0.0 };
         let epoch_started = Instant::now();
-        for batch in training.chunks(args.batch) {
+        let mut seen = 0usize;
+        let mut stopping = false;
+        for batch in training.chunks(args.batch).skip(done) {
             let lr = learning_rate(args.lr, args.final_lr, step, total_steps);
             let (grad, error) = batch_gradient(&model, &data, batch, args.lambda, threads, &mut grads);
             adam.step(&mut model.params, &grad, lr);
             model.after_step();
             train_error += error;
             step += 1;
+            steps_here += 1;
+            seen += batch.len();
             progress.inc(1);
+            stopping = args.stop_after_steps.is_some_and(|n| steps_here >= n);
+            let epoch_end = step == epoch * batches;
+            if !epoch_end && (stopping || last_checkpoint.elapsed() >= interval) {
+                save(&model, &adam, step, train_error)?;
+                last_checkpoint = Instant::now();
+            }
+            if stopping {
+                break;
+            }
         }
-        let seconds = epoch_started.elapsed().as_secs_f64();
-        let val = loss(&model, &data, validation, validation_lambda, threads);
-        progress.println(&format!(
-            "epoch {epoch:4}: training {:.6}, validation {val:.6}, lr {:.6}, {:.0} positions/s",
-            train_error / training.len() as f64,
-            learning_rate(args.lr, args.final_lr, step, total_steps),
-            training.len() as f64 / seconds.max(1e-9)
-        ));
-        progress.set_message(format!("validation {val:.6}"));
+        if step == epoch * batches {
+            let seconds = epoch_started.elapsed().as_secs_f64();
+            let val = loss(&model, &validation_set, validation, validation_lambda, threads);
+            progress.println(&format!(
+                "epoch {epoch:4}: training {:.6}, validation {val:.6}, lr {:.6}, {:.0} positions/s",
+                train_error / training.len() as f64,
+                learning_rate(args.lr, args.final_lr, step, total_steps),
+                seen as f64 / seconds.max(1e-9)
+            ));
+            progress.set_message(format!("validation {val:.6}"));
+            save(&model, &adam, step, 0.0)?;
+            last_checkpoint = Instant::now();
+        }
+        if stopping && step < total_steps {
+            progress.finish();
+            eprintln!(
+                "train: stopped after step {step} of {total_steps}; wrote {} (continue with --resume)",
+                checkpoint_path.display()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
     }
     progress.finish();
 
@@ -970,9 +1242,9 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     let mut scratch = Scratch::new(model.hidden);
     let (mut diff, mut worst) = (0.0f64, 0.0f32);
     let (mut size, mut hce_size) = (0.0f64, 0.0f64);
-    for &i in validation.iter().take(10_000) {
-        let p = &data.positions[i as usize];
-        let f = data.features(p);
+    let mut buffer = [[0u16; 2]; 32];
+    for (i, p) in validation_set.positions.iter().enumerate().take(10_000) {
+        let f = validation_set.features(i, &mut buffer);
         let eval = model.eval_cp(f, &mut scratch);
         let d = (eval - quantised.eval_cp(f) as f32).abs();
         diff += f64::from(d);
@@ -1061,11 +1333,11 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
 
     fn dataset_of(layout: KingBuckets) -> Dataset {
         let mut data = Dataset::new(layout);
-        for (n, line) in EPD.lines().enumerate() {
+        for line in EPD.lines() {
             let (board, result, score) = tune::parse_line(line).unwrap();
             let white = board.side_to_move() == Color::White;
             let result = if white { result } else { 1.0 - result };
-            data.push(&board, result, score.map(|s| if white { s } else { -s }), n as u32).unwrap();
+            data.push(&board, result, score.map(|s| if white { s } else { -s })).unwrap();
         }
         data
     }
@@ -1124,7 +1396,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
             let data = dataset_of(layout);
             let mut model = Model::new(layout, 16, 8, false, &mut Rng::new(9));
             // Some training, so that the weights are not the initial ones.
-            let set: Vec<u32> = (0..data.positions.len() as u32).collect();
+            let set: Vec<u32> = (0..data.len() as u32).collect();
             let mut adam = Adam::new(model.params.len());
             let mut grads = ChunkGradient::for_model(&model);
             for _ in 0..20 {
@@ -1138,9 +1410,11 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
             assert_eq!(started.quantise().into_network().unwrap(), network);
             // Its float evaluation is the file's, up to the integer rounding of the engine.
             let mut scratch = Scratch::new(16);
-            for p in data.positions.iter().take(200) {
-                let board_eval = started.quantise().eval_cp(data.features(p));
-                let float_eval = started.eval_cp(data.features(p), &mut scratch);
+            let mut buffer = [[0u16; 2]; 32];
+            for i in 0..data.len() {
+                let features = data.features(i, &mut buffer);
+                let board_eval = started.quantise().eval_cp(features);
+                let float_eval = started.eval_cp(features, &mut scratch);
                 assert!((float_eval - board_eval as f32).abs() <= 1.0, "{float_eval} vs {board_eval}");
             }
             // Another shape is refused.
@@ -1153,7 +1427,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
 
     fn train_and_check(layout: KingBuckets, buckets: usize, factorised: bool) {
         let data = dataset_of(layout);
-        let set: Vec<u32> = (0..data.positions.len() as u32).collect();
+        let set: Vec<u32> = (0..data.len() as u32).collect();
         let mut rng = Rng::new(7);
         let mut model = Model::new(layout, 16, buckets, factorised, &mut rng);
         let mut adam = Adam::new(model.params.len());
@@ -1174,10 +1448,11 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         assert_eq!(reread.king_buckets(), &layout);
         let quantised = model.quantise();
         let mut scratch = Scratch::new(16);
-        for (line, p) in EPD.lines().zip(&data.positions) {
+        let mut buffer = [[0u16; 2]; 32];
+        for (i, line) in EPD.lines().enumerate() {
             let fen: Vec<&str> = line.split_whitespace().take(4).collect();
             let board = Board::from_fen(&format!("{} 0 1", fen.join(" ")), CastlingMode::Standard).unwrap();
-            let features = data.features(p);
+            let features = data.features(i, &mut buffer);
             assert_eq!(reread.evaluate(&board), quantised.eval_cp(features), "{buckets} buckets: {line}");
             let float = model.eval_cp(features, &mut scratch);
             assert!((float - quantised.eval_cp(features) as f32).abs() <= 5.0, "{line}: {float}");
@@ -1220,23 +1495,225 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
     fn a_mirrored_entry_has_the_features_of_the_mirrored_position() {
         let board = |fen| Board::from_fen(fen, cutoff_board::CastlingMode::Standard).unwrap();
         let mut data = Dataset::new(KingBuckets::NONE);
-        data.push(&board("r4rk1/pp3ppp/2n1b3/q2p4/3P4/2PB1N2/P4PPP/R2Q1RK1 b - - 3 14"), 0.5, None, 0).unwrap();
-        data.push(&board("1kr4r/ppp3pp/3b1n2/4p2q/4P3/2N1BP2/PPP4P/1KR1Q2R b - - 3 14"), 0.5, None, 1).unwrap();
-        data.push(&board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"), 0.5, None, 2).unwrap();
-        assert!(data.positions[0].mirrorable && !data.positions[2].mirrorable);
+        data.push(&board("r4rk1/pp3ppp/2n1b3/q2p4/3P4/2PB1N2/P4PPP/R2Q1RK1 b - - 3 14"), 0.5, None).unwrap();
+        data.push(&board("1kr4r/ppp3pp/3b1n2/4p2q/4P3/2N1BP2/PPP4P/1KR1Q2R b - - 3 14"), 0.5, None).unwrap();
+        data.push(&board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"), 0.5, None).unwrap();
+        assert!(data.positions[0].mirrorable() && !data.positions[2].mirrorable());
         let (mut a, mut b) = ([[0u16; 2]; 32], [[0u16; 2]; 32]);
         let mut mirrored = data.entry(MIRRORED, &mut a).1.to_vec();
         let mut other = data.entry(1, &mut b).1.to_vec();
         mirrored.sort_unstable();
         other.sort_unstable();
         assert_eq!(mirrored, other);
-        assert_eq!(data.entry(0, &mut a).1, data.features(&data.positions[0]));
+        assert_eq!(data.entry(0, &mut a).1, data.features(0, &mut b));
+    }
+
+    #[test]
+    fn packed_positions_give_the_features_in_colour_piece_and_square_order() {
+        let fens = [
+            "r4rk1/pp3ppp/2n1b3/q2p4/3P4/2PB1N2/P4PPP/R2Q1RK1 b - - 3 14",
+            "1kr4r/ppp3pp/3b1n2/4p2q/4P3/2N1BP2/PPP4P/1KR1Q2R w - - 3 14",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "8/8/4k3/8/2R5/8/4K3/8 b - - 0 1",
+        ];
+        for spec in ["none", "mirror", "8", "16"] {
+            let layout = parse_king_buckets(spec).unwrap();
+            let mut data = Dataset::new(layout);
+            for (n, fen) in fens.iter().enumerate() {
+                let board = Board::from_fen(fen, CastlingMode::Standard).unwrap();
+                data.push(&board, [0.0, 0.5, 1.0, 0.5][n], [Some(-35.0), None, Some(12.5), Some(700.0)][n]).unwrap();
+                // The order of the sums the accumulators are taken in.
+                let stm = board.side_to_move();
+                let mut expected = Vec::new();
+                for color in Color::ALL {
+                    for kind in PieceType::ALL {
+                        for sq in board.colored_pieces(color, kind) {
+                            let own = layout.feature(stm, board.king(stm), color, kind, sq) as u16;
+                            let other = layout.feature(!stm, board.king(!stm), color, kind, sq) as u16;
+                            expected.push([own, other]);
+                        }
+                    }
+                }
+                assert_eq!(data.features(n, &mut [[0u16; 2]; 32]), &expected[..], "{spec}: {fen}");
+                let p = &data.positions[n];
+                assert_eq!(p.result(), [0.0, 0.5, 1.0, 0.5][n]);
+                assert_eq!(p.mirrorable(), board.castling_rights().is_empty());
+                assert_eq!(p.hce, cutoff_eval::evaluate(&board) as f32);
+            }
+        }
+        assert_eq!(std::mem::size_of::<Packed>(), 36);
+        let board = Board::from_fen(fens[0], CastlingMode::Standard).unwrap();
+        assert!(Dataset::new(KingBuckets::NONE).push(&board, 0.25, None).is_err(), "a result of 0.25");
+    }
+
+    /// A unique scratch folder for a test.
+    fn scratch_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("cutoff-train-{}-{name}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn joined<'a>(a: &[&'a str], b: &[&'a str]) -> Vec<&'a str> {
+        a.iter().chain(b).copied().collect()
+    }
+
+    /// Runs `cargo xtask train` with these arguments.
+    fn train(args: &[&str]) -> Result<ExitCode> {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: TrainArgs,
+        }
+        let cli = <Cli as clap::Parser>::try_parse_from(std::iter::once("train").chain(args.iter().copied()))?;
+        run(&cli.args)
+    }
+
+    #[test]
+    fn a_run_stopped_and_resumed_writes_the_same_network_as_one_never_stopped() {
+        let dir = scratch_dir("resume");
+        let data = dir.join("data.epd");
+        fs::write(&data, EPD).unwrap();
+        let path = |name: &str| dir.join(name).display().to_string();
+        let data = data.display().to_string();
+        for (name, shape) in [
+            ("plain", &["--output-buckets", "8", "--mirror"][..]),
+            ("factorised", &["--king-buckets", "4", "--factorise", "--output-buckets", "2"][..]),
+        ] {
+            let common: Vec<&str> = [
+                "--data",
+                &data,
+                "--validation-data",
+                &data,
+                "--hidden",
+                "16",
+                "--epochs",
+                "3",
+                "--batch",
+                "2",
+                "--lr",
+                "0.01",
+                "--threads",
+                "2",
+                "--plain",
+            ]
+            .iter()
+            .copied()
+            .chain(shape.iter().copied())
+            .collect();
+            let (full, split) = (path(&format!("{name}-full.nnue")), path(&format!("{name}-split.nnue")));
+            let checkpoint = format!("{split}.ckpt");
+            train(&joined(&common, &["--out", &full])).unwrap();
+            // Stopped within the first epoch, then after step 5: the end of the first epoch with
+            // --mirror (9 entries, 5 batches an epoch), within the second without (3 batches).
+            train(&joined(&common, &["--out", &split, "--stop-after-steps", "2"])).unwrap();
+            assert!(!Path::new(&split).exists(), "{name}: a stopped run writes no network");
+            let first = Checkpoint::read(Path::new(&checkpoint)).unwrap();
+            assert_eq!(first.step, 2);
+            train(&joined(&common, &["--out", &split, "--resume", &checkpoint, "--stop-after-steps", "3"])).unwrap();
+            assert_eq!(Checkpoint::read(Path::new(&checkpoint)).unwrap().step, 5);
+            assert!(!Path::new(&split).exists());
+            train(&joined(&common, &["--out", &split, "--resume", &checkpoint])).unwrap();
+            let (a, b) = (fs::read(&full).unwrap(), fs::read(&split).unwrap());
+            assert!(a == b, "{name}: the resumed run wrote another network");
+            // A different network would have shown: the runs train the weights away from the start.
+            let start = Checkpoint::read(Path::new(&format!("{full}.ckpt"))).unwrap();
+            assert!(start.params != first.params && start.adam_t > first.adam_t);
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_checkpoint_of_another_run_or_a_damaged_one_is_refused() {
+        let dir = scratch_dir("refuse");
+        let data = dir.join("data.epd");
+        fs::write(&data, EPD).unwrap();
+        let other = dir.join("other.epd");
+        fs::write(&other, &EPD[..EPD.len() - EPD.lines().last().unwrap().len() - 1]).unwrap();
+        let (data, other) = (data.display().to_string(), other.display().to_string());
+        let out = dir.join("net.nnue").display().to_string();
+        let checkpoint = format!("{out}.ckpt");
+        let common =
+            ["--data", &data, "--validation", "0", "--hidden", "16", "--epochs", "2", "--batch", "2", "--plain"];
+        train(&joined(&common, &["--out", &out, "--stop-after-steps", "1"])).unwrap();
+        let refused = |args: &[&str]| -> String {
+            let error = train(args).unwrap_err();
+            let typed =
+                error.downcast_ref::<CheckpointError>().unwrap_or_else(|| panic!("not a checkpoint error: {error}"));
+            typed.to_string()
+        };
+        // Another argument, named with both values.
+        let message = refused(&joined(&common, &["--out", &out, "--resume", &checkpoint, "--seed", "3"]));
+        assert!(message.contains("another run") && message.contains("seed: 3 here, 1 in the checkpoint"), "{message}");
+        // Other data: the file of the same name with a line less.
+        let renamed = dir.join("sub");
+        fs::create_dir_all(&renamed).unwrap();
+        let moved = renamed.join("data.epd");
+        fs::copy(&other, &moved).unwrap();
+        let moved = moved.display().to_string();
+        let args =
+            ["--data", &moved, "--validation", "0", "--hidden", "16", "--epochs", "2", "--batch", "2", "--plain"];
+        let mut args = args.to_vec();
+        args.extend(["--out", &out, "--resume", &checkpoint]);
+        let message = refused(&args);
+        assert!(message.contains("data 0: data.epd (") && message.contains("5 positions) here"), "{message}");
+        // A damaged file.
+        let mut bytes = fs::read(&checkpoint).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 1;
+        let damaged = dir.join("damaged.ckpt");
+        fs::write(&damaged, &bytes).unwrap();
+        let message = refused(&joined(&common, &["--out", &out, "--resume", &damaged.display().to_string()]));
+        assert!(message.contains("damaged") && message.contains("checksum"), "{message}");
+        fs::write(&damaged, &bytes[..middle]).unwrap();
+        assert!(
+            refused(&joined(&common, &["--out", &out, "--resume", &damaged.display().to_string()])).contains("damaged")
+        );
+        fs::write(&damaged, b"not a checkpoint").unwrap();
+        assert!(
+            refused(&joined(&common, &["--out", &out, "--resume", &damaged.display().to_string()]))
+                .contains("not a training checkpoint")
+        );
+        // The same run's checkpoint is taken.
+        train(&joined(&common, &["--out", &out, "--resume", &checkpoint])).unwrap();
+        assert!(Path::new(&out).exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn clap_checks_the_ranges_and_conflicts() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: TrainArgs,
+        }
+        let parse = |args: &[&str]| {
+            <Cli as clap::Parser>::try_parse_from(std::iter::once("train").chain(args.iter().copied())).map(|c| c.args)
+        };
+        assert_eq!(parse(&["--hidden", "512"]).unwrap().hidden, 512);
+        for bad in [
+            &["--hidden", "0"][..],
+            &["--hidden", "24"],
+            &["--hidden", "1040"],
+            &["--output-buckets", "0"],
+            &["--output-buckets", "9"],
+            &["--lambda", "1.5"],
+            &["--validation-lambda", "-0.1"],
+            &["--validation", "2"],
+            &["--batch", "0"],
+            &["--threads", "0"],
+            &["--checkpoint-minutes", "0"],
+            &["--stop-after-steps", "0"],
+            &["--init", "net.nnue", "--king-buckets", "4", "--factorise"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?} is accepted");
+        }
+        assert_eq!(parse(&["--output-buckets", "8", "--lambda", "1"]).unwrap().output_buckets, 8);
     }
 
     #[test]
     fn gradients_do_not_depend_on_the_thread_count() {
         let data = dataset();
-        let set: Vec<u32> = (0..data.positions.len() as u32).collect();
+        let set: Vec<u32> = (0..data.len() as u32).collect();
         let model = Model::new(KingBuckets::NONE, 32, 8, false, &mut Rng::new(3));
         let mut grads = ChunkGradient::for_model(&model);
         let (one, e1) = batch_gradient(&model, &data, &set, 0.5, 1, &mut grads);
@@ -1249,7 +1726,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
     fn sparse_chunk_gradients_equal_the_dense_sum_bit_for_bit() {
         // The chunks' buffers are reused: a second batch must see nothing of the first.
         let data = dataset_of(parse_king_buckets("8").unwrap());
-        let all: Vec<u32> = (0..data.positions.len() as u32).collect();
+        let all: Vec<u32> = (0..data.len() as u32).collect();
         let model = Model::new(data.layout, 32, 8, false, &mut Rng::new(9));
         let mut grads = ChunkGradient::for_model(&model);
         let (first, second) = all.split_at(all.len() / 2);
@@ -1295,7 +1772,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
     fn finite_differences(layout: KingBuckets, factorised: bool) {
         // Positions of 3, 24 and 32 pieces: buckets 0, 5 and 7 of 8.
         let data = dataset_of(layout);
-        let set: Vec<u32> = (0..data.positions.len() as u32).collect();
+        let set: Vec<u32> = (0..data.len() as u32).collect();
         let mut model = Model::new(layout, 16, 8, factorised, &mut Rng::new(5));
         // Biases that put most neurons inside SCReLU's curved part, where gradients flow.
         let n = model.hidden;
@@ -1308,17 +1785,18 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         // The summed squared error over the set, in f64 for a clean difference quotient.
         let error = |m: &Model| -> f64 {
             let mut scratch = Scratch::new(m.hidden);
+            let mut buffer = [[0u16; 2]; 32];
             set.iter()
                 .map(|&i| {
-                    let p = &data.positions[i as usize];
-                    let e = f64::from(sigmoid(m.eval_cp(data.features(p), &mut scratch) / spec::SCALE))
-                        - f64::from(target(p, 0.5));
+                    let (p, features) = data.entry(i, &mut buffer);
+                    let e =
+                        f64::from(sigmoid(m.eval_cp(features, &mut scratch) / spec::SCALE)) - f64::from(target(p, 0.5));
                     e * e
                 })
                 .sum::<f64>()
                 / set.len() as f64
         };
-        let feature = data.features(&data.positions[2])[0][0] as usize; // a piece of a 3-piece position
+        let feature = data.features(2, &mut [[0u16; 2]; 32])[0][0] as usize; // a piece of a 3-piece position
         let (w2, b2) = (model.w2_start(), model.b2_start());
         let mut checked = vec![
             feature * n + 3,        // a feature weight
