@@ -3,6 +3,9 @@
 #   make                     native build for this CPU (popcnt, BMI2/PEXT, AVX2 ...) -> ./cutoff
 #   make EXE=/tmp/cutoff-ob  the same, written to /tmp/cutoff-ob
 #   make portable            a build that runs on any CPU of the target architecture
+#   make dist                release archives for Linux x86-64, one per level (x86-64, x86-64-v2,
+#                            x86-64-v3, x86-64-v4) -> dist/, with each level's bench nps
+#                            (DIST_FLAGS: more options of `cargo xtask dist`, e.g. --rounds 5)
 #
 # EVALFILE=<path> embeds that network file instead of crates/uci/networks/default.nnue (OpenBench);
 # the build fails if the file cannot be read. (Whether the engine uses it by default is UseNNUE's default.)
@@ -13,6 +16,7 @@ CARGO ?= cargo
 EVALFILE ?=
 # FEATURES=tune: the search parameters become UCI options (SPSA tuning).
 FEATURES ?=
+DIST_FLAGS ?=
 
 ifeq ($(OS),Windows_NT)
 ifeq ($(suffix $(EXE)),)
@@ -20,7 +24,7 @@ EXE := $(EXE).exe
 endif
 endif
 
-.PHONY: all native portable clean
+.PHONY: all native portable dist clean
 
 all: native
 
@@ -33,6 +37,10 @@ native:
 # An empty RUSTFLAGS replaces the native flags of .cargo/config.toml: the compiler's baseline.
 portable:
 	RUSTFLAGS= $(CARGO) rustc --release --package cutoff --bin cutoff $(if $(FEATURES),--features $(FEATURES)) -- --emit link=$(abspath $(EXE))
+
+# Each level is built with its own target-cpu (not this machine's); see `cargo xtask dist --help`.
+dist:
+	$(CARGO) xtask dist $(DIST_FLAGS)
 
 clean:
 	$(CARGO) clean

@@ -1,5 +1,7 @@
 //! The `cutoff` binary: the UCI engine by default, plus developer subcommands.
 
+mod build_info;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -8,7 +10,7 @@ use clap::{Parser, Subcommand};
 use cutoff_board::{Board, CastlingMode, STARTPOS_FEN};
 
 #[derive(Parser, Debug)]
-#[command(name = "cutoff", version, about = "Cutoff, a UCI chess engine")]
+#[command(name = "cutoff", version = build_info::VERSION, about = "Cutoff, a UCI chess engine")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -169,6 +171,16 @@ enum DatagenAction {
 }
 
 fn main() -> ExitCode {
+    // Before anything else: a build for a higher instruction level than this CPU's refuses
+    // here, in one line, instead of dying of SIGILL later.
+    build_info::check_cpu();
+    run()
+}
+
+/// The program proper, a separate function so that none of its code (compiled for the build's
+/// instruction level) is scheduled ahead of the CPU check.
+#[inline(never)]
+fn run() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
     let cli = Cli::parse();
     match cli.command {

@@ -6,6 +6,7 @@
 
 mod bench;
 mod bench_perft;
+mod dist;
 mod evalbias;
 mod matches;
 mod ordering;
@@ -45,6 +46,7 @@ EXAMPLES:
     cargo xtask tune --check                    the committed weights are reproduced from the data
     cargo xtask spsa --engine target/tune/release/cutoff --pairs 2000 --nodes 8000 --concurrency 2 --state spsa.state
     cargo xtask score --pgn half1.pgn --pgn half2.pgn   a match played in parts, counted as one
+    cargo xtask dist                            release archives, x86-64 to x86-64-v4 -> dist/
     cargo xtask help perft                      all perft options
 
 ENVIRONMENT:
@@ -94,6 +96,9 @@ enum Command {
     /// Compare networks' static evaluations with the search scores of self-play data, by
     /// stage of the game (and the start position's evaluation).
     EvalBias(evalbias::EvalBiasArgs),
+    /// Build the release archives for Linux x86-64 (x86-64, x86-64-v2, x86-64-v3,
+    /// x86-64-v4: binary, README, licences, SHA-256 list) and bench each level.
+    Dist(dist::DistArgs),
 }
 
 fn main() -> ExitCode {
@@ -112,6 +117,7 @@ fn main() -> ExitCode {
         Command::Wdl(args) => release(wdl::run, &args),
         Command::Train(args) => release(train::run, &args),
         Command::EvalBias(args) => release(evalbias::run, &args),
+        Command::Dist(args) => dist::run(&args),
     };
     match result {
         Ok(code) => code,
