@@ -3,17 +3,19 @@
 //!
 //! A release build targets one x86-64 microarchitecture level (`cargo xtask dist`: x86-64,
 //! x86-64-v2, x86-64-v3, x86-64-v4), and the compiler uses that level's instructions anywhere
-//! in the program. [`check_cpu`], called first in `main`, reads the CPU's features with CPUID
+//! in the program. `check_cpu`, called first in `main`, reads the CPU's features with CPUID
 //! and refuses in one line, naming the build that does run, rather than let the engine die of
 //! SIGILL at its first search.
 //!
-//! Nothing of this crate runs before `main`: the runtime's start-up (arguments, stack guard,
-//! stdio) is the standard library's, which comes precompiled for the baseline, and no
-//! dependency registers constructors; statics are initialised lazily, on first use, after
-//! the check. The check itself keeps to scalar code (CPUID, XGETBV, single-bit tests) and
-//! refuses through the C library's `write` and `_exit`, which the compiler cannot inline and
-//! compile for the level; `main` calls it before anything else, as a separate function, so
-//! that no code of the level is scheduled ahead of it.
+//! The check must come before any code compiled for the level runs, and `main` is too late:
+//! with LTO the standard library's start-up (`lang_start`) is inlined into the program's entry
+//! point and compiled for the level too (the x86-64-v3 build's entry point moves vectors with
+//! VEX instructions before calling `main`). So on Linux the check is an ELF constructor
+//! (`CHECK_BEFORE_START`, in `.init_array`), which the C library runs before the entry point;
+//! elsewhere `main` calls `check_cpu` first. The check keeps to scalar code (CPUID, XGETBV,
+//! single-bit tests; its disassembly in each level's build has no vector or BMI instruction)
+//! and refuses through the C library's `write` and `_exit`, which are not compiled for the
+//! level. Statics of the program are initialised lazily, on first use, after it.
 
 /// The version, the commit, the instruction level and the embedded network, as `--version`
 /// and the UCI handshake print them: `0.1.0 (commit 0123456789ab, x86-64-v3, network
@@ -77,9 +79,29 @@ const BUILT: usize = if !cfg!(target_arch = "x86_64") {
     1
 };
 
+/// The real check (without the simulation), run by the C library before the program's entry
+/// point: the standard library's start-up, inlined into the entry point, uses the level's
+/// instructions. Its section sorts it before the standard library's own constructor
+/// (`.init_array.00099`), which is compiled for the baseline anyway.
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+// SAFETY: `.init_array.*` holds pointers to `extern "C" fn()`s, which the C library calls once
+// before `main`; this is one, and it needs nothing initialised (CPUID, `write`, `_exit`).
+#[unsafe(link_section = ".init_array.00090")]
+#[used]
+static CHECK_BEFORE_START: extern "C" fn() = check_before_start;
+
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+extern "C" fn check_before_start() {
+    let level = cpu_level();
+    if level < BUILT {
+        refuse(level);
+    }
+}
+
 /// Refuses to go on, in one line on stderr, when the CPU lacks the instructions of the level
 /// this binary is built for; the environment variable `CUTOFF_SIMULATE_CPU` (a level name)
-/// lowers the CPU's level, so that tests see the refusal on any machine. Call it first in `main`.
+/// lowers the CPU's level, so that tests see the refusal on any machine. Call it first in
+/// `main` (on Linux the real check has run before, see `CHECK_BEFORE_START`).
 pub fn check_cpu() {
     if BUILT == 0 {
         return;
