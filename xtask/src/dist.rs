@@ -106,6 +106,7 @@ pub fn run(args: &DistArgs) -> Result<ExitCode> {
     for &(level, adds, pext) in &levels {
         eprintln!("dist: building {level} ({adds}; slider attacks by {})", if pext { "PEXT" } else { "magics" });
         let binary = build(&root, &args.target, level, pext)?;
+        check_pre_main_code(&binary)?;
         let archive = package(&root, &out, &binary, &version, level)?;
         eprintln!("dist: {}", archive.display());
         entries.push(Entry {
@@ -236,6 +237,68 @@ fn build(root: &Path, target: &str, level: &str, pext: bool) -> Result<PathBuf> 
         return Err(format!("the {level} build failed ({status})").into());
     }
     Ok(target_dir.join(target).join("release").join("cutoff"))
+}
+
+/// The functions that run before `main` to check the CPU (`src/build_info.rs`).
+const CHECK_FUNCTIONS: [&str; 3] =
+    ["cutoff::build_info::check_before_start", "cutoff::build_info::cpu_level", "cutoff::build_info::refuse"];
+
+/// Mnemonics beyond the x86-64 baseline that the compiler emits in scalar code or for small
+/// copies: VEX and EVEX forms (`v...`), mask registers, BMI1/BMI2, LZCNT, MOVBE, POPCNT and
+/// SSE4.1/SSSE3 element moves. Not TZCNT: its encoding is `rep bsf`, which a CPU without BMI1
+/// runs as BSF, and the compiler emits it in baseline code where the two agree.
+const ABOVE_BASELINE: [&str; 20] = [
+    "v", "kmov", "andn", "shrx", "shlx", "sarx", "bextr", "blsr", "blsi", "blsmsk", "bzhi", "pdep", "pext", "lzcnt",
+    "movbe", "rorx", "popcnt", "ptest", "pshufb", "pinsr",
+];
+
+/// Disassembles the CPU check (with `nm` and `objdump`, skipped with a note where they are
+/// missing) and fails if it holds an instruction beyond the baseline: the check runs on CPUs
+/// that may lack the build's level, and the compiler gives no guarantee about the code it emits.
+fn check_pre_main_code(binary: &Path) -> Result<()> {
+    let run = |cmd: &str, args: &[&str]| {
+        Command::new(cmd).args(args).arg(binary).stderr(Stdio::null()).output().ok().filter(|o| o.status.success())
+    };
+    let Some(symbols) = run("nm", &["-C"]) else {
+        eprintln!("dist: nm is missing; the CPU check's code is not inspected");
+        return Ok(());
+    };
+    let symbols = String::from_utf8_lossy(&symbols.stdout).into_owned();
+    let mut addresses: Vec<(u64, &str)> = symbols
+        .lines()
+        .filter_map(|l| {
+            let mut f = l.splitn(3, ' ');
+            Some((u64::from_str_radix(f.next()?, 16).ok()?, f.nth(1)?))
+        })
+        .collect();
+    addresses.sort_unstable();
+    let mut inspected = 0;
+    for name in CHECK_FUNCTIONS {
+        // An absent function was inlined or (in the baseline build) optimised away.
+        let Some(i) = addresses.iter().position(|&(_, s)| s == name) else { continue };
+        let start = addresses[i].0;
+        let Some(&(end, _)) = addresses[i..].iter().find(|&&(a, _)| a > start) else { continue };
+        let range = [format!("--start-address={start:#x}"), format!("--stop-address={end:#x}")];
+        let Some(code) = run("objdump", &["-d", "--no-show-raw-insn", &range[0], &range[1]]) else {
+            eprintln!("dist: objdump is missing; the CPU check's code is not inspected");
+            return Ok(());
+        };
+        for line in String::from_utf8_lossy(&code.stdout).lines() {
+            // `  addr:\tmnemonic operands`
+            let Some(mnemonic) = line.split('\t').nth(1).and_then(|i| i.split_whitespace().next()) else { continue };
+            if ABOVE_BASELINE.iter().any(|p| mnemonic.starts_with(p)) {
+                return Err(format!(
+                    "{}: {name} runs before the CPU is checked but holds `{}`",
+                    binary.display(),
+                    line.trim()
+                )
+                .into());
+            }
+        }
+        inspected += 1;
+    }
+    eprintln!("dist: the CPU check ({inspected} functions) uses baseline instructions only");
+    Ok(())
 }
 
 /// Writes `out/cutoff-VERSION-linux-LEVEL.tar.gz`: one directory of that name holding the
