@@ -185,6 +185,7 @@ fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => {
+            cutoff_uci::set_build_info(format!("Cutoff {}", build_info::VERSION));
             let mut uci = cutoff_uci::Uci::new(cutoff_uci::Output::new(std::io::stdout()));
             uci.run(std::io::stdin().lock());
             ExitCode::SUCCESS

@@ -128,3 +128,25 @@ fn an_unknown_simulated_level_is_an_error() {
         "error: CUTOFF_SIMULATE_CPU=x86-64-v9: not a level (x86-64, x86-64-v2, x86-64-v3, x86-64-v4)\n"
     );
 }
+
+#[test]
+fn the_uci_handshake_names_the_build() {
+    let out = cutoff(&["--version"], None);
+    let version = String::from_utf8_lossy(&out.stdout).trim().strip_prefix("cutoff ").map(str::to_owned);
+    let version = version.unwrap_or_else(|| panic!("--version: {out:?}"));
+    let mut child = Command::new(BIN)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .env_remove("CUTOFF_SIMULATE_CPU")
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
+    // Dropping stdin after the write closes it: the engine reads `quit`, then the end.
+    std::io::Write::write_all(&mut child.stdin.take().expect("piped"), b"uci\nquit\n").expect("write to the engine");
+    let out = child.wait_with_output().expect("the engine ends");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    let author = lines.iter().position(|l| l.starts_with("id author ")).unwrap_or_else(|| panic!("{stdout}"));
+    assert_eq!(lines.get(author + 1).copied(), Some(format!("info string Cutoff {version}").as_str()), "{stdout}");
+    assert_eq!(lines.last().copied(), Some("uciok"), "{stdout}");
+}

@@ -144,7 +144,8 @@ fn handshake_reports_id_options_and_uciok() {
 
     let mut options = Vec::new();
     for line in &lines[..lines.len() - 1] {
-        if line.starts_with("id ") {
+        // `info string`: what the binary says about its build (tests/build_info.rs checks it).
+        if line.starts_with("id ") || line.starts_with("info string ") {
             continue;
         }
         match parse_option(line) {

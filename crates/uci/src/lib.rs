@@ -45,6 +45,20 @@ use strength::Strength;
 /// The engine name and version sent in `id name`.
 pub const ENGINE_NAME: &str = concat!("Cutoff ", env!("CARGO_PKG_VERSION"));
 
+/// What the binary says about its build (version, commit, instruction level, network), sent as
+/// `info string` after `id author`; see [`set_build_info`].
+static BUILD_INFO: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Sets the line that the `uci` handshake sends as `info string <info>` after `id author`, so
+/// that a GUI's log says exactly which build ran. The first call wins; without one, no line.
+///
+/// ```
+/// cutoff_uci::set_build_info("0.1.0 (commit 0123456789ab, x86-64-v3, network none)");
+/// ```
+pub fn set_build_info(info: impl Into<String>) {
+    let _ = BUILD_INFO.set(info.into());
+}
+
 /// Where UCI output goes: whole lines, flushed one by one.
 #[derive(Clone)]
 pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
@@ -238,6 +252,9 @@ impl Uci {
             "uci" => {
                 self.out.line(&format!("id name {ENGINE_NAME}"));
                 self.out.line("id author The Cutoff developers");
+                if let Some(info) = BUILD_INFO.get() {
+                    self.out.line(&format!("info string {info}"));
+                }
                 for line in options::uci_lines() {
                     self.out.line(&line);
                 }
