@@ -6,12 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::{env, fs};
 
-#[path = "build/sha256.rs"]
-mod sha256;
+use sha2::{Digest, Sha256};
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
-    println!("cargo::rerun-if-changed=build/sha256.rs");
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     println!("cargo::rustc-env=CUTOFF_COMMIT={}", commit(&manifest));
     println!("cargo::rustc-env=CUTOFF_LEVEL={}", level());
@@ -82,7 +80,7 @@ fn network(manifest: &Path) -> String {
     match fs::read(&source) {
         Ok(bytes) if !bytes.is_empty() => {
             let name = source.file_name().map_or_else(|| "?".into(), |n| n.to_string_lossy().into_owned());
-            format!("{name} sha256:{}", &sha256::sha256_hex(&bytes)[..8])
+            format!("{name} sha256:{}", &format!("{:x}", Sha256::digest(&bytes))[..8])
         }
         _ => "none".into(),
     }

@@ -5,8 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-#[path = "../build/sha256.rs"]
-mod sha256;
+use sha2::{Digest, Sha256};
 
 const BIN: &str = env!("CARGO_BIN_EXE_cutoff");
 
@@ -81,7 +80,9 @@ fn version_names_the_version_commit_level_and_network() {
     let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/uci/networks/default.nnue");
     if option_env!("CUTOFF_EVALFILE").is_none_or(str::is_empty) {
         match std::fs::read(&default) {
-            Ok(bytes) => assert_eq!(v.network, format!("default.nnue sha256:{}", &sha256::sha256_hex(&bytes)[..8])),
+            Ok(bytes) => {
+                assert_eq!(v.network, format!("default.nnue sha256:{}", &format!("{:x}", Sha256::digest(&bytes))[..8]))
+            }
             Err(_) => assert_eq!(v.network, "none"),
         }
     }

@@ -12,8 +12,7 @@ use clap::Args;
 
 use crate::util::{self, Result};
 
-#[path = "../../build/sha256.rs"]
-mod sha256;
+use sha2::{Digest, Sha256};
 
 /// The levels, as `-C target-cpu` names them, with what each adds and whether its build uses
 /// PEXT for slider attacks.
@@ -342,7 +341,7 @@ fn write_sums<'a>(dir: &Path, files: impl Iterator<Item = &'a Path>) -> Result<(
     for file in files {
         let bytes = fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
         let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        list.push_str(&format!("{}  {name}\n", sha256::sha256_hex(&bytes)));
+        list.push_str(&format!("{:x}  {name}\n", Sha256::digest(&bytes)));
     }
     let path = dir.join("SHA256SUMS");
     fs::write(&path, list).map_err(|e| format!("{}: {e}", path.display()).into())
