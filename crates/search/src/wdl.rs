@@ -42,14 +42,13 @@ pub struct Wdl {
 }
 
 /// `a(m)` coefficients: `a = A[0] * x³ + A[1] * x² + A[2] * x + A[3]` with `x = m / 58`.
-/// Fitted by `cargo xtask wdl --pgn self.pgn --player cutoff-a --player cutoff-b` (3000 Adam
-/// steps, lr 5) on 120 self-play games of `6eb0947` (the network `net5`) at 3+0.03: 15,307
-/// scored positions, mean negative log-likelihood 0.6772 (the previous coefficients, fitted to
-/// the hand-crafted evaluation's games, give 0.7470 on the same games). `docs/tuning.md` has
-/// the earlier runs.
-pub const A: [f64; 4] = [208.031, 86.933, -638.298, 438.513];
+/// Fitted by `cargo xtask wdl --pgn a.pgn --pgn b.pgn --player cutoff-a` (3000 Adam steps,
+/// lr 5) on 200 distinct self-play games of the default network `net9` at 50,000 nodes a
+/// move: 25,826 scored positions, mean negative log-likelihood 0.6399 (the coefficients fitted
+/// to `net5`'s games give 0.7975 on the same positions). `docs/tuning.md` has the runs.
+pub const A: [f64; 4] = [62.140, 411.517, -1061.900, 682.859];
 /// `b(m)` coefficients, as [`A`].
-pub const B: [f64; 4] = [250.472, -280.602, 25.632, 102.886];
+pub const B: [f64; 4] = [233.557, -420.310, 140.585, 124.028];
 
 /// The material count of the model: pawn 1, knight and bishop 3, rook 5, queen 9, both
 /// sides, clamped to 17..=78.
