@@ -62,6 +62,9 @@ params! {
     ASPIRATION_DELTA = 20, 5, 60, 3.0;
     /// Aspiration windows: the first depth searched with a window.
     ASPIRATION_MIN_DEPTH = 4, 2, 8, 0.5;
+    /// Aspiration windows: once the half-width (doubled after each failure) exceeds this, the
+    /// window opens fully (a score this unstable is not worth more narrow re-searches).
+    ASPIRATION_MAX_DELTA = 1000, 250, 4000, 100.0;
 
     /// Late-move reductions: `(LMR_BASE + ln(depth) · ln(move number) · 100 / LMR_DIVISOR) / 100`.
     LMR_BASE = 75, 0, 200, 10.0;
@@ -69,6 +72,14 @@ params! {
     LMR_DIVISOR = 225, 150, 350, 10.0;
     /// Late-move reductions: one ply less per this much history score (`Histories::quiet_score`).
     LMR_HISTORY_DIVISOR = 8192, 2048, 16384, 500.0;
+    /// Late-move reductions: the shallowest node whose later moves are reduced.
+    LMR_MIN_DEPTH = 3, 2, 6, 0.5;
+    /// Late-move reductions: this many plies less at PV nodes (quiet moves).
+    LMR_PV = 1, 0, 3, 0.5;
+    /// Late-move reductions: this many plies less for a killer or the countermove.
+    LMR_KILLER = 1, 0, 3, 0.5;
+    /// Late-move reductions: this many plies more when the static eval is not improving.
+    LMR_NOT_IMPROVING = 1, 0, 3, 0.5;
 
     /// Reverse futility pruning: the deepest node it applies to.
     RFP_MAX_DEPTH = 8, 4, 12, 0.5;
@@ -158,12 +169,24 @@ params! {
     LMR_NOISY_OFFSET = 1, 0, 3, 0.5;
     /// Late-move reductions of noisy moves: one ply less per this much capture history.
     LMR_CAPTURE_HISTORY_DIVISOR = 6144, 2048, 16384, 500.0;
+    /// Late-move reductions of noisy moves: this many plies less at PV nodes.
+    LMR_NOISY_PV = 1, 0, 3, 0.5;
+    /// Late-move reductions of noisy moves: this many plies more at expected cut nodes.
+    LMR_NOISY_CUT_NODE = 1, 0, 3, 0.5;
 
     /// Re-search after a reduced move beat alpha: one ply deeper when its score beat the best
     /// so far by more than `DEEPER_MARGIN + 2 · depth`...
     DEEPER_MARGIN = 40, 10, 100, 5.0;
     /// ...and one ply shallower when it beat the best by less than this.
     SHALLOWER_MARGIN = 10, 0, 40, 3.0;
+    /// Re-search after a reduced move beat alpha: how many plies deeper (by [`DEEPER_MARGIN`])...
+    RESEARCH_DEEPER = 1, 0, 2, 0.5;
+    /// ...and how many plies shallower (by [`SHALLOWER_MARGIN`]).
+    RESEARCH_SHALLOWER = 1, 0, 2, 0.5;
+
+    /// Tablebases: a WDL result goes into the TT this many plies deeper than the node, so
+    /// that searches a little deeper still take it (it is exact at any depth).
+    TB_DEPTH_BONUS = 6, 0, 12, 1.0;
 
     /// Quiescence: the safety margin of delta pruning.
     DELTA_MARGIN = 200, 50, 400, 15.0;
@@ -273,7 +296,14 @@ pub(crate) const STOP_GRACE_NODES: u64 = 8192;
 /// evaluation), and reading the clock that often costs nothing measurable: `cutoff bench 6`
 /// under callgrind ran 1,084,866,595 instructions against 1,084,782,291 with 1024 (+0.008 %).
 pub(crate) const CHECK_LIMITS_EVERY: u64 = 256;
+/// The main thread reports the root move it is searching (`info currmove`) once the search
+/// has run this long: earlier the lines come too fast to be read and only cost output.
+pub(crate) const CURRMOVE_DELAY: std::time::Duration = std::time::Duration::from_millis(3000);
 
+/// Time management: with a budget and only one legal root move, the search stops after this
+/// depth (unless pondering): the move is forced, and a few plies still give a score and a
+/// ponder move to show.
+pub(crate) const FORCED_MOVE_DEPTH: u32 = 6;
 /// Time management: the soft-limit factor by how many iterations in a row had the same best
 /// move (0, 1, 2, ... more).
 pub(crate) const TM_STABILITY: [f64; 5] = [2.0, 1.3, 1.0, 0.85, 0.75];

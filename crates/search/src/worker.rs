@@ -302,7 +302,11 @@ impl Worker {
             {
                 break;
             }
-            if self.root_moves.len() == 1 && sh.budget.is_some() && depth >= 6 && !sh.control.is_pondering() {
+            if self.root_moves.len() == 1
+                && sh.budget.is_some()
+                && depth >= FORCED_MOVE_DEPTH
+                && !sh.control.is_pondering()
+            {
                 break; // a forced move: no need to think long
             }
         }
@@ -360,7 +364,7 @@ impl Worker {
                 return score;
             }
             delta += delta;
-            if delta > 1000 {
+            if delta > ASPIRATION_MAX_DELTA.get() {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }
@@ -649,7 +653,7 @@ impl Worker {
                                 // Later visits read the static eval from this entry.
                                 None => self.evaluate(board),
                             },
-                            depth: (depth + 6).min(MAX_PLY as i32 - 1),
+                            depth: (depth + TB_DEPTH_BONUS.get()).min(MAX_PLY as i32 - 1),
                             bound,
                             pv: N::PV,
                         },
@@ -870,7 +874,7 @@ impl Worker {
             if N::ROOT
                 && self.is_main()
                 && let Some(elapsed) = sh.elapsed_since_start()
-                && elapsed.as_millis() >= 3000
+                && elapsed >= CURRMOVE_DELAY
             {
                 (sh.report)(Report::CurrMove { depth: depth as u32, mv, number: root_index - self.pv_index });
             }
@@ -948,36 +952,36 @@ impl Worker {
                 }
             } else {
                 let mut r = 0;
-                if lmr && depth >= 3 && quiet && !in_check && !child.in_check() {
+                if lmr && depth >= LMR_MIN_DEPTH.get() && quiet && !in_check && !child.in_check() {
                     r = base_reduction;
                     if N::PV {
-                        r -= 1;
+                        r -= LMR_PV.get();
                     }
                     // Killers and the countermove are reduced less. Decided by the move itself,
                     // not by the picker stage, so that every ordering variant that yields the
                     // same order also searches the same tree.
                     let used_killers = &killers[..(ordering.killers() as usize).min(killers.len())];
                     if used_killers.contains(&Some(mv)) || (ordering.countermove() && counter == Some(mv)) {
-                        r -= 1;
+                        r -= LMR_KILLER.get();
                     }
                     if selective {
                         r -= history / LMR_HISTORY_DIVISOR.get();
                         if !improving {
-                            r += 1;
+                            r += LMR_NOT_IMPROVING.get();
                         }
                         if cut_node {
                             r += LMR_CUT_NODE.get();
                         }
                     }
                     r = r.clamp(0, new_depth - 1);
-                } else if selective && depth >= 3 && !in_check && !child.in_check() {
+                } else if selective && depth >= LMR_MIN_DEPTH.get() && !in_check && !child.in_check() {
                     // Noisy moves are reduced less than quiets, and by their capture history.
                     r = base_reduction - LMR_NOISY_OFFSET.get() - history / LMR_CAPTURE_HISTORY_DIVISOR.get();
                     if N::PV {
-                        r -= 1;
+                        r -= LMR_NOISY_PV.get();
                     }
                     if cut_node {
-                        r += 1;
+                        r += LMR_NOISY_CUT_NODE.get();
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -991,9 +995,9 @@ impl Worker {
                         let mut full = new_depth;
                         if selective {
                             if s > best + DEEPER_MARGIN.get() + 2 * new_depth {
-                                full += 1;
+                                full += RESEARCH_DEEPER.get();
                             } else if s < best + SHALLOWER_MARGIN.get() {
-                                full -= 1;
+                                full -= RESEARCH_SHALLOWER.get();
                             }
                         }
                         if full > reduced {
