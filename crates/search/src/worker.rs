@@ -1,5 +1,6 @@
 //! One search thread: iterative deepening, aspiration windows, PVS, quiescence.
 
+use std::ops::ControlFlow;
 use std::sync::atomic::Ordering;
 
 use arrayvec::ArrayVec;
@@ -133,6 +134,52 @@ impl SoftTime {
 struct Tried<'a> {
     quiets: &'a [Move],
     noisy: &'a [Move],
+}
+
+/// What a node knows once it has read its TT entry and static eval, passed by reference to
+/// the steps of [`Worker::search`].
+#[derive(Clone, Copy)]
+struct Node {
+    ply: usize,
+    /// The depth left (after the check extension and, from the singular extension on,
+    /// internal iterative reduction).
+    depth: i32,
+    /// A null-window node expected to fail high.
+    cut_node: bool,
+    in_check: bool,
+    key: u64,
+    entry: Option<TtEntry>,
+    tt_move: Option<Move>,
+    /// The move a singular-extension verification search leaves out (then the node neither
+    /// prunes nor reads the TT score).
+    excluded: Option<Move>,
+    /// The static evaluation as the TT keeps it (`None` in check).
+    raw_eval: Option<i32>,
+    /// The same, corrected by the correction history.
+    static_eval: Option<i32>,
+    /// The corrected static eval, sharpened by a TT bound when it can be (`-INFINITY` in check).
+    eval: i32,
+    /// Whether the static eval rose since our previous move (two plies back).
+    improving: bool,
+    /// Whether the side to move has a piece besides pawns and king (zugzwang is then rare).
+    has_pieces: bool,
+}
+
+/// A move of a node's move loop, with what pruning and reductions read about it.
+#[derive(Clone, Copy)]
+struct Candidate {
+    mv: Move,
+    quiet: bool,
+    /// Its number in the loop (1-based, moves left out excluded).
+    number: usize,
+    /// Butterfly and continuation history for a quiet move, capture history for a noisy one.
+    history: i32,
+    /// The late-move reduction by depth and move number alone ([`lmr_reduction`]).
+    base_reduction: i32,
+    /// The depth left after that reduction: what the pruning margins scale with.
+    lmr_depth: i32,
+    /// Whether it is a quiet killer or the countermove (as the ordering uses them).
+    refutation: bool,
 }
 
 /// A root move with the score of its latest search.
@@ -555,8 +602,8 @@ impl Worker {
         // The study switches, read here once: constants in normal builds, where every test of
         // them folds away.
         let f = sh.options.features;
-        let (check_extension, tt_cutoffs, selective, reverse_futility, null_move, lmr, pvs) =
-            (f.check_extension(), f.tt_cutoffs(), f.pruning(), f.reverse_futility(), f.null_move(), f.lmr(), f.pvs());
+        let (check_extension, tt_cutoffs, selective, reverse_futility, pvs) =
+            (f.check_extension(), f.tt_cutoffs(), f.pruning(), f.reverse_futility(), f.pvs());
         let ordering = sh.options.ordering;
 
         self.pv[ply].clear();
@@ -622,45 +669,11 @@ impl Worker {
             }
         }
 
-        // Syzygy WDL probe (never at the root: its moves were ranked before the search), in
-        // positions within the tables' reach right after a capture or pawn move, as Stockfish.
         if !N::ROOT
             && excluded.is_none()
-            && let Some(tb) = sh.tb
+            && let ControlFlow::Break(score) = self.probe_tablebase::<N>(sh, board, entry, ply, depth, alpha, beta)
         {
-            let pieces = board.occupied().len() as usize;
-            if pieces <= sh.tb_cardinality
-                && (pieces < sh.tb_cardinality || depth >= sh.tb_probe_depth)
-                && board.halfmove_clock() == 0
-                && board.castling_rights().is_empty()
-                && let Some(wdl) = tb.probe_wdl(board)
-            {
-                sh.tb_hits.fetch_add(1, Ordering::Relaxed);
-                let (score, bound) = tb_score(wdl, ply, sh.tb_rule50);
-                if bound == Bound::Exact
-                    || (bound == Bound::Lower && score >= beta)
-                    || (bound == Bound::Upper && score <= alpha)
-                {
-                    sh.tt.store(
-                        key,
-                        ply,
-                        TtEntry {
-                            mv: None,
-                            score,
-                            eval: match entry {
-                                Some(e) => e.eval,
-                                None if in_check => 0,
-                                // Later visits read the static eval from this entry.
-                                None => self.evaluate(board),
-                            },
-                            depth: (depth + TB_DEPTH_BONUS.get()).min(MAX_PLY as i32 - 1),
-                            bound,
-                            pv: N::PV,
-                        },
-                    );
-                    return score;
-                }
-            }
+            return score;
         }
 
         // The static evaluation (the TT keeps it uncorrected), corrected by the correction
@@ -690,11 +703,25 @@ impl Worker {
             _ => false,
         };
         let pruning = selective && excluded.is_none();
-
         let us = board.side_to_move();
         let has_pieces =
             (board.colored(us) - board.pieces(PieceType::Pawn) - board.pieces(PieceType::King)).is_nonempty();
-        let prev_null = self.back(ply, 1).null;
+        let mut node = Node {
+            ply,
+            depth,
+            cut_node,
+            in_check,
+            key,
+            entry,
+            tt_move,
+            excluded,
+            raw_eval,
+            static_eval,
+            eval,
+            improving,
+            has_pieces,
+        };
+
         if !N::PV && !in_check && excluded.is_none() && beta.abs() < MATE_IN_MAX_PLY {
             // Reverse futility pruning: far above beta with little depth left.
             if reverse_futility
@@ -713,137 +740,39 @@ impl Worker {
                     return score;
                 }
             }
-            // Null move pruning: if passing still fails high, a real move surely would.
-            if null_move
-                && depth >= NMP_MIN_DEPTH.get()
-                && eval >= beta
-                && !prev_null
-                && has_pieces
-                && ply >= self.nmp_min_ply
-                && let Some(null) = board.null_move()
-            {
-                let r = NMP_BASE.get()
-                    + depth / NMP_DEPTH_DIVISOR.get()
-                    + ((eval - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_EVAL_MAX.get());
-                self.play_null(sh, board, &null, ply);
-                let score = -self.search::<NonPv>(sh, &null, depth - 1 - r, ply + 1, -beta, -beta + 1, !cut_node);
-                self.unplay();
-                if self.stopped {
-                    return 0;
-                }
-                if score >= beta {
-                    let score = if score >= MATE_IN_MAX_PLY { beta } else { score };
-                    if self.nmp_min_ply > 0 || depth < NMP_VERIFY_MIN_DEPTH.get() {
-                        return score;
-                    }
-                    // Deep in the tree a null-move cutoff is checked by a reduced search of
-                    // our own moves, with no null move of ours for a while (zugzwang).
-                    self.nmp_min_ply = ply + (3 * (depth - r) / 4).max(0) as usize;
-                    let verified = self.search::<NonPv>(sh, board, depth - r, ply, beta - 1, beta, false);
-                    self.nmp_min_ply = 0;
-                    if self.stopped {
-                        return 0;
-                    }
-                    if verified >= beta {
-                        return score;
-                    }
-                }
+            if let ControlFlow::Break(score) = self.try_null_move(sh, board, &node, beta) {
+                return score;
             }
         }
 
-        // ProbCut: a capture that beats beta by a margin in a shallow search almost surely
-        // beats beta in the full one.
         if !N::PV
-            && pruning
-            && let Some(se) = static_eval
-            && depth >= PROBCUT_MIN_DEPTH.get()
-            && beta.abs() < MATE_IN_MAX_PLY
+            && let ControlFlow::Break(score) = self.probcut(sh, board, &node, beta)
         {
-            let probcut_beta = beta + PROBCUT_MARGIN.get();
-            let tt_disagrees = entry.is_some_and(|e| e.depth >= depth - 3 && e.score < probcut_beta);
-            if !tt_disagrees {
-                let mut picker = MovePicker::qsearch(board, tt_move, ordering);
-                while let Some(mv) = self.next_move(&mut picker) {
-                    if !board.see_ge(mv, probcut_beta - se) {
-                        continue;
-                    }
-                    let child = self.play(sh, board, mv, ply);
-                    let (a, b) = (-probcut_beta, -probcut_beta + 1);
-                    let mut score = -self.qsearch::<NonPv>(sh, &child, ply + 1, a, b, 0);
-                    let probe_depth = depth - PROBCUT_REDUCTION.get();
-                    if score >= probcut_beta && probe_depth > 0 {
-                        score = -self.search::<NonPv>(sh, &child, probe_depth, ply + 1, a, b, !cut_node);
-                    }
-                    self.unplay();
-                    if self.stopped {
-                        return 0;
-                    }
-                    if score >= probcut_beta {
-                        let stored_depth = probe_depth.max(0) + 1;
-                        sh.tt.store(
-                            key,
-                            ply,
-                            TtEntry {
-                                mv: Some(mv),
-                                score,
-                                eval: raw_eval.unwrap_or(0),
-                                depth: stored_depth,
-                                bound: Bound::Lower,
-                                pv: false,
-                            },
-                        );
-                        return score;
-                    }
-                }
-            }
+            return score;
         }
 
         // Internal iterative reduction: without a TT move this node was never searched (or its
         // search failed low), so a shallower search is a cheap way to find a move to try first.
         if pruning && !N::ROOT && depth >= IIR_MIN_DEPTH.get() && tt_move.is_none() {
-            depth -= 1;
+            node.depth -= 1;
         }
+        let depth = node.depth;
 
-        // Singular extension: when the TT move is much better than every other move (a search
-        // without it fails low well below its score), search it one ply deeper.
-        let mut singular_extension = 0;
-        if pruning
-            && !N::ROOT
-            && depth >= SE_MIN_DEPTH.get()
-            && let (Some(mv), Some(e)) = (tt_move, entry)
-            && e.depth >= depth - SE_TT_DEPTH_MARGIN.get()
-            && e.bound != Bound::Upper
-            && e.score.abs() < MATE_IN_MAX_PLY
-        {
-            let singular_beta = e.score - SE_BETA_MARGIN.get() * depth;
-            self.at(ply).excluded = Some(mv);
-            let score =
-                self.search::<NonPv>(sh, board, (depth - 1) / 2, ply, singular_beta - 1, singular_beta, cut_node);
-            self.at(ply).excluded = None;
-            if self.stopped {
-                return 0;
+        let singular_extension = if N::ROOT {
+            0
+        } else {
+            match self.singular_extension::<N>(sh, board, &node, beta) {
+                ControlFlow::Break(score) => return score,
+                ControlFlow::Continue(extension) => extension,
             }
-            if score < singular_beta {
-                let doubles = self.at(ply).double_extensions;
-                singular_extension =
-                    if !N::PV && score < singular_beta - DOUBLE_EXT_MARGIN.get() && doubles < DOUBLE_EXT_MAX.get() {
-                        2
-                    } else {
-                        1
-                    };
-            } else if singular_beta >= beta {
-                // Multi-cut: even without the TT move this node fails high.
-                return singular_beta;
-            } else if e.score >= beta {
-                // Another move is about as good: the TT move needs no full-depth search.
-                singular_extension = -1;
-            }
-        }
+        };
 
         let prev = self.back(ply, 1).mv;
         let counter = self.histories.counter.get(board, prev);
         self.killers.clear_ply(ply + 1);
         let killers = self.killers.get(ply);
+        // The killers the ordering uses; they and the countermove are reduced less.
+        let used_killers = &killers[..(ordering.killers() as usize).min(killers.len())];
         let mut picker = MovePicker::main(board, tt_move, killers, counter, ordering);
         let continuations = CONTINUATION_PLIES.map(|n| self.back(ply, n).moved);
         picker.set_continuations(continuations);
@@ -880,61 +809,32 @@ impl Worker {
             }
             let quiet = mv.is_quiet();
             let base_reduction = lmr_reduction(depth, move_count);
-            // The move's history: butterfly and continuation for a quiet move, capture history
-            // for a noisy one (read by history pruning and by the reductions).
-            let history = if quiet {
-                self.histories.quiet_score(board, mv, &continuations, threats)
-            } else {
-                self.histories.capture.get((board, mv))
+            let candidate = Candidate {
+                mv,
+                quiet,
+                number: move_count,
+                // Read by history pruning and by the reductions.
+                history: if quiet {
+                    self.histories.quiet_score(board, mv, &continuations, threats)
+                } else {
+                    self.histories.capture.get((board, mv))
+                },
+                base_reduction,
+                lmr_depth: (depth - 1 - base_reduction).max(0),
+                // Decided by the move itself, not by the picker stage, so that every ordering
+                // variant that yields the same order also searches the same tree.
+                refutation: quiet
+                    && (used_killers.contains(&Some(mv)) || (ordering.countermove() && counter == Some(mv))),
             };
 
-            // Shallow-depth pruning, once some move has a score that is not a mate: moves that
-            // lose material by SEE, and (below) quiet moves that do not give check.
-            let prune = selective && !N::ROOT && best > -MATE_IN_MAX_PLY && has_pieces;
-            let lmr_depth = (depth - 1 - base_reduction).max(0);
-            if prune {
-                let see_losing = if quiet {
-                    lmr_depth <= SEE_MAX_DEPTH.get()
-                        && !board.see_ge(mv, -SEE_QUIET_MARGIN.get() * lmr_depth * lmr_depth)
-                } else {
-                    depth <= SEE_MAX_DEPTH.get() && !board.see_ge(mv, -SEE_NOISY_MARGIN.get() * depth)
-                };
-                if see_losing {
-                    continue;
-                }
-                // Late-move pruning: enough quiet moves tried; futility pruning: the static
-                // eval is so far below alpha that a quiet move is very unlikely to reach it.
-                // Decided before the move is made (checks are never pruned here).
-                if quiet && !in_check {
-                    let late = move_count as i32 >= lmp_limit;
-                    if late {
-                        // Every later quiet move would be pruned too: stop generating them.
-                        picker.skip_quiets_but_checks();
-                    }
-                    let futile = lmr_depth <= FUTILITY_MAX_DEPTH.get()
-                        && eval + FUTILITY_BASE.get() + FUTILITY_MARGIN.get() * lmr_depth <= alpha;
-                    // History pruning: a quiet move that has failed low again and again.
-                    let unpromising =
-                        lmr_depth <= HISTORY_PRUNING_MAX_DEPTH.get() && history < -HISTORY_PRUNING_MARGIN.get() * depth;
-                    if (late || futile || unpromising) && !board.gives_check(mv) {
-                        continue;
-                    }
-                } else if !quiet && !in_check && mv.promotion().is_none() {
-                    // Futility pruning of captures: even the captured piece and a margin leave
-                    // the static eval below alpha.
-                    let captured = if mv.is_en_passant() {
-                        SEE_VALUES[PieceType::Pawn as usize]
-                    } else {
-                        board.kind_on(mv.to()).map_or(0, |k| SEE_VALUES[k as usize])
-                    };
-                    if lmr_depth <= CAPTURE_FUTILITY_MAX_DEPTH.get()
-                        && eval + CAPTURE_FUTILITY_BASE.get() + CAPTURE_FUTILITY_MARGIN.get() * lmr_depth + captured
-                            <= alpha
-                        && !board.gives_check(mv)
-                    {
-                        continue;
-                    }
-                }
+            // Shallow-depth pruning, once some move has a score that is not a mate.
+            if selective
+                && !N::ROOT
+                && best > -MATE_IN_MAX_PLY
+                && has_pieces
+                && self.prune_move(board, &mut picker, &node, &candidate, alpha, lmp_limit)
+            {
+                continue;
             }
 
             let extension = if Some(mv) == tt_move { singular_extension } else { 0 };
@@ -951,47 +851,13 @@ impl Worker {
                     -self.search::<NonPv>(sh, &child, new_depth, ply + 1, -beta, -alpha, !cut_node)
                 }
             } else {
-                let mut r = 0;
-                if lmr && depth >= LMR_MIN_DEPTH.get() && quiet && !in_check && !child.in_check() {
-                    r = base_reduction;
-                    if N::PV {
-                        r -= LMR_PV.get();
-                    }
-                    // Killers and the countermove are reduced less. Decided by the move itself,
-                    // not by the picker stage, so that every ordering variant that yields the
-                    // same order also searches the same tree.
-                    let used_killers = &killers[..(ordering.killers() as usize).min(killers.len())];
-                    if used_killers.contains(&Some(mv)) || (ordering.countermove() && counter == Some(mv)) {
-                        r -= LMR_KILLER.get();
-                    }
-                    if selective {
-                        r -= history / LMR_HISTORY_DIVISOR.get();
-                        if !improving {
-                            r += LMR_NOT_IMPROVING.get();
-                        }
-                        if cut_node {
-                            r += LMR_CUT_NODE.get();
-                        }
-                    }
-                    r = r.clamp(0, new_depth - 1);
-                } else if selective && depth >= LMR_MIN_DEPTH.get() && !in_check && !child.in_check() {
-                    // Noisy moves are reduced less than quiets, and by their capture history.
-                    r = base_reduction - LMR_NOISY_OFFSET.get() - history / LMR_CAPTURE_HISTORY_DIVISOR.get();
-                    if N::PV {
-                        r -= LMR_NOISY_PV.get();
-                    }
-                    if cut_node {
-                        r += LMR_NOISY_CUT_NODE.get();
-                    }
-                    r = r.clamp(0, new_depth - 1);
-                }
+                let r = self.reduction::<N>(sh, &node, &candidate, &child, new_depth);
                 if pvs || !N::PV {
                     let reduced = new_depth - r;
                     let mut s = -self.search::<NonPv>(sh, &child, reduced, ply + 1, -alpha - 1, -alpha, true);
                     if s > alpha && r > 0 {
-                        // The reduced search beat alpha: search again at full depth, one ply
-                        // deeper when it beat the best score by far, one ply shallower when
-                        // only just.
+                        // The reduced search beat alpha: search again at full depth, deeper
+                        // when it beat the best score by far, shallower when only just.
                         let mut full = new_depth;
                         if selective {
                             if s > best + DEEPER_MARGIN.get() + 2 * new_depth {
@@ -1095,6 +961,298 @@ impl Worker {
             );
         }
         best
+    }
+
+    /// The Syzygy WDL probe (never at the root: its moves were ranked before the search), in
+    /// positions within the tables' reach right after a capture or pawn move, as Stockfish
+    /// does. A result that settles the window (`alpha`, `beta`) ends the node: `Break` with its
+    /// score, stored in the TT [`TB_DEPTH_BONUS`] plies deeper than the node (it is exact
+    /// whatever the depth). Otherwise the search goes on.
+    #[allow(clippy::too_many_arguments, reason = "the node's position, TT entry, ply, depth and window")]
+    fn probe_tablebase<N: NodeType>(
+        &mut self,
+        sh: &Shared,
+        board: &Board,
+        entry: Option<TtEntry>,
+        ply: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> ControlFlow<i32> {
+        let Some(tb) = sh.tb else {
+            return ControlFlow::Continue(());
+        };
+        let pieces = board.occupied().len() as usize;
+        if pieces <= sh.tb_cardinality
+            && (pieces < sh.tb_cardinality || depth >= sh.tb_probe_depth)
+            && board.halfmove_clock() == 0
+            && board.castling_rights().is_empty()
+            && let Some(wdl) = tb.probe_wdl(board)
+        {
+            sh.tb_hits.fetch_add(1, Ordering::Relaxed);
+            let (score, bound) = tb_score(wdl, ply, sh.tb_rule50);
+            if bound == Bound::Exact
+                || (bound == Bound::Lower && score >= beta)
+                || (bound == Bound::Upper && score <= alpha)
+            {
+                let eval = match entry {
+                    Some(e) => e.eval,
+                    None if board.in_check() => 0,
+                    // Later visits read the static eval from this entry.
+                    None => self.evaluate(board),
+                };
+                let depth = (depth + TB_DEPTH_BONUS.get()).min(MAX_PLY as i32 - 1);
+                sh.tt.store(board.key(), ply, TtEntry { mv: None, score, eval, depth, bound, pv: N::PV });
+                return ControlFlow::Break(score);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Null-move pruning, at a node whose eval is at least `beta`: if passing still fails high
+    /// in a search [`NMP_BASE`] and more plies shallower, a real move surely would, and the
+    /// node ends with that score (`Break`; a mate score becomes `beta`, as passing proves no
+    /// mate). Deep in the tree ([`NMP_VERIFY_MIN_DEPTH`]) the cutoff is first verified by a
+    /// reduced search of our own moves with no null move of ours for a while, against
+    /// zugzwang. Never twice in a row, nor without pieces (pawn endings are full of zugzwang).
+    /// `Break(0)` when the search stopped.
+    fn try_null_move(&mut self, sh: &Shared, board: &Board, n: &Node, beta: i32) -> ControlFlow<i32> {
+        let null_move = sh.options.features.null_move();
+        let (depth, eval, ply) = (n.depth, n.eval, n.ply);
+        if !(null_move
+            && depth >= NMP_MIN_DEPTH.get()
+            && eval >= beta
+            && !self.back(ply, 1).null
+            && n.has_pieces
+            && ply >= self.nmp_min_ply)
+        {
+            return ControlFlow::Continue(());
+        }
+        let Some(null) = board.null_move() else {
+            return ControlFlow::Continue(());
+        };
+        let r = NMP_BASE.get()
+            + depth / NMP_DEPTH_DIVISOR.get()
+            + ((eval - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_EVAL_MAX.get());
+        self.play_null(sh, board, &null, ply);
+        let score = -self.search::<NonPv>(sh, &null, depth - 1 - r, ply + 1, -beta, -beta + 1, !n.cut_node);
+        self.unplay();
+        if self.stopped {
+            return ControlFlow::Break(0);
+        }
+        if score < beta {
+            return ControlFlow::Continue(());
+        }
+        let score = if score >= MATE_IN_MAX_PLY { beta } else { score };
+        if self.nmp_min_ply > 0 || depth < NMP_VERIFY_MIN_DEPTH.get() {
+            return ControlFlow::Break(score);
+        }
+        self.nmp_min_ply = ply + (3 * (depth - r) / 4).max(0) as usize;
+        let verified = self.search::<NonPv>(sh, board, depth - r, ply, beta - 1, beta, false);
+        self.nmp_min_ply = 0;
+        if self.stopped {
+            return ControlFlow::Break(0);
+        }
+        if verified >= beta { ControlFlow::Break(score) } else { ControlFlow::Continue(()) }
+    }
+
+    /// ProbCut, at a null-window node: a capture that beats `beta` by [`PROBCUT_MARGIN`] in a
+    /// quiescence search and then a search [`PROBCUT_REDUCTION`] plies shallower almost surely
+    /// beats `beta` in the full one, so the node ends with its score (`Break`, stored in the TT
+    /// as a lower bound). Only captures whose SEE reaches the margin are tried, and none when
+    /// the TT entry says a search nearly as deep stayed below it. `Break(0)` when the search
+    /// stopped.
+    fn probcut(&mut self, sh: &Shared, board: &Board, n: &Node, beta: i32) -> ControlFlow<i32> {
+        let (pruning, ordering) = (sh.options.features.pruning(), sh.options.ordering);
+        let depth = n.depth;
+        let Some(se) = n.static_eval else {
+            return ControlFlow::Continue(());
+        };
+        if !(pruning && n.excluded.is_none() && depth >= PROBCUT_MIN_DEPTH.get() && beta.abs() < MATE_IN_MAX_PLY) {
+            return ControlFlow::Continue(());
+        }
+        let probcut_beta = beta + PROBCUT_MARGIN.get();
+        if n.entry.is_some_and(|e| e.depth >= depth - 3 && e.score < probcut_beta) {
+            return ControlFlow::Continue(());
+        }
+        let ply = n.ply;
+        let mut picker = MovePicker::qsearch(board, n.tt_move, ordering);
+        while let Some(mv) = self.next_move(&mut picker) {
+            if !board.see_ge(mv, probcut_beta - se) {
+                continue;
+            }
+            let child = self.play(sh, board, mv, ply);
+            let (a, b) = (-probcut_beta, -probcut_beta + 1);
+            let mut score = -self.qsearch::<NonPv>(sh, &child, ply + 1, a, b, 0);
+            let probe_depth = depth - PROBCUT_REDUCTION.get();
+            if score >= probcut_beta && probe_depth > 0 {
+                score = -self.search::<NonPv>(sh, &child, probe_depth, ply + 1, a, b, !n.cut_node);
+            }
+            self.unplay();
+            if self.stopped {
+                return ControlFlow::Break(0);
+            }
+            if score >= probcut_beta {
+                let entry = TtEntry {
+                    mv: Some(mv),
+                    score,
+                    eval: n.raw_eval.unwrap_or(0),
+                    depth: probe_depth.max(0) + 1,
+                    bound: Bound::Lower,
+                    pv: false,
+                };
+                sh.tt.store(n.key, ply, entry);
+                return ControlFlow::Break(score);
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Singular extension (never at the root): when the TT move is much better than every
+    /// other move (a search without it, at half depth, fails low below its TT score by
+    /// [`SE_BETA_MARGIN`] per ply), it is searched one ply deeper (`Continue(1)`), two at a
+    /// null-window node when it fails low by [`DOUBLE_EXT_MARGIN`] more, with at most
+    /// [`DOUBLE_EXT_MAX`] double extensions on a path. Multi-cut: when even the search without
+    /// it reaches `beta`, the node ends (`Break`). When only the TT score reaches `beta`,
+    /// another move is about as good and the TT move is searched a ply shallower
+    /// (`Continue(-1)`). `Break(0)` when the search stopped.
+    fn singular_extension<N: NodeType>(
+        &mut self,
+        sh: &Shared,
+        board: &Board,
+        n: &Node,
+        beta: i32,
+    ) -> ControlFlow<i32, i32> {
+        let pruning = sh.options.features.pruning();
+        let (depth, ply) = (n.depth, n.ply);
+        let (Some(mv), Some(e)) = (n.tt_move, n.entry) else {
+            return ControlFlow::Continue(0);
+        };
+        if !(pruning
+            && n.excluded.is_none()
+            && depth >= SE_MIN_DEPTH.get()
+            && e.depth >= depth - SE_TT_DEPTH_MARGIN.get()
+            && e.bound != Bound::Upper
+            && e.score.abs() < MATE_IN_MAX_PLY)
+        {
+            return ControlFlow::Continue(0);
+        }
+        let singular_beta = e.score - SE_BETA_MARGIN.get() * depth;
+        self.at(ply).excluded = Some(mv);
+        let score = self.search::<NonPv>(sh, board, (depth - 1) / 2, ply, singular_beta - 1, singular_beta, n.cut_node);
+        self.at(ply).excluded = None;
+        if self.stopped {
+            return ControlFlow::Break(0);
+        }
+        if score < singular_beta {
+            let doubles = self.at(ply).double_extensions;
+            let double = !N::PV && score < singular_beta - DOUBLE_EXT_MARGIN.get() && doubles < DOUBLE_EXT_MAX.get();
+            ControlFlow::Continue(if double { 2 } else { 1 })
+        } else if singular_beta >= beta {
+            ControlFlow::Break(singular_beta)
+        } else if e.score >= beta {
+            ControlFlow::Continue(-1)
+        } else {
+            ControlFlow::Continue(0)
+        }
+    }
+
+    /// Whether to skip move `c` without making it (shallow-depth pruning; the caller applies it
+    /// only once some move has a score that is not a mate, and not in pawn endings). Skipped: a
+    /// move that loses material by SEE (more as depth grows); and, out of check, a quiet move
+    /// that does not give check when enough quiets were tried (late-move pruning, past
+    /// `lmp_limit`), when the static eval is so far below `alpha` that it is very unlikely to
+    /// reach it (futility), or when its history is bad (history pruning); a capture (not a
+    /// promotion, not giving check) that leaves the static eval below `alpha` even with the
+    /// captured piece and a margin (capture futility). Once late-move pruning applies, every
+    /// later quiet would be pruned too, so the picker stops generating quiets but checks.
+    #[inline]
+    fn prune_move(
+        &self,
+        board: &Board,
+        picker: &mut MovePicker,
+        n: &Node,
+        c: &Candidate,
+        alpha: i32,
+        lmp_limit: i32,
+    ) -> bool {
+        let (mv, depth, lmr_depth) = (c.mv, n.depth, c.lmr_depth);
+        let see_losing = if c.quiet {
+            lmr_depth <= SEE_MAX_DEPTH.get() && !board.see_ge(mv, -SEE_QUIET_MARGIN.get() * lmr_depth * lmr_depth)
+        } else {
+            depth <= SEE_MAX_DEPTH.get() && !board.see_ge(mv, -SEE_NOISY_MARGIN.get() * depth)
+        };
+        if see_losing {
+            return true;
+        }
+        if n.in_check {
+            return false;
+        }
+        if c.quiet {
+            let late = c.number as i32 >= lmp_limit;
+            if late {
+                picker.skip_quiets_but_checks();
+            }
+            let futile = lmr_depth <= FUTILITY_MAX_DEPTH.get()
+                && n.eval + FUTILITY_BASE.get() + FUTILITY_MARGIN.get() * lmr_depth <= alpha;
+            let unpromising =
+                lmr_depth <= HISTORY_PRUNING_MAX_DEPTH.get() && c.history < -HISTORY_PRUNING_MARGIN.get() * depth;
+            (late || futile || unpromising) && !board.gives_check(mv)
+        } else if mv.promotion().is_none() {
+            let captured = if mv.is_en_passant() {
+                SEE_VALUES[PieceType::Pawn as usize]
+            } else {
+                board.kind_on(mv.to()).map_or(0, |k| SEE_VALUES[k as usize])
+            };
+            lmr_depth <= CAPTURE_FUTILITY_MAX_DEPTH.get()
+                && n.eval + CAPTURE_FUTILITY_BASE.get() + CAPTURE_FUTILITY_MARGIN.get() * lmr_depth + captured <= alpha
+                && !board.gives_check(mv)
+        } else {
+            false
+        }
+    }
+
+    /// The late-move reduction of move `c` (not the first) before its null-window search, in
+    /// plies: 0 in check or when the move gives check, and below [`LMR_MIN_DEPTH`]. A quiet
+    /// move starts from [`lmr_reduction`] (by depth and move number), less at PV nodes and for
+    /// killers and the countermove (likely refutations), less by good history, more when the
+    /// eval is not improving and at expected cut nodes. A noisy move (only with pruning on) is
+    /// reduced [`LMR_NOISY_OFFSET`] less than a quiet, and less by capture history. The result
+    /// leaves at least one ply of `new_depth`.
+    #[inline]
+    fn reduction<N: NodeType>(&self, sh: &Shared, n: &Node, c: &Candidate, child: &Board, new_depth: i32) -> i32 {
+        let f = sh.options.features;
+        let (lmr, selective) = (f.lmr(), f.pruning());
+        let mut r = 0;
+        if lmr && n.depth >= LMR_MIN_DEPTH.get() && c.quiet && !n.in_check && !child.in_check() {
+            r = c.base_reduction;
+            if N::PV {
+                r -= LMR_PV.get();
+            }
+            if c.refutation {
+                r -= LMR_KILLER.get();
+            }
+            if selective {
+                r -= c.history / LMR_HISTORY_DIVISOR.get();
+                if !n.improving {
+                    r += LMR_NOT_IMPROVING.get();
+                }
+                if n.cut_node {
+                    r += LMR_CUT_NODE.get();
+                }
+            }
+            r = r.clamp(0, new_depth - 1);
+        } else if selective && n.depth >= LMR_MIN_DEPTH.get() && !n.in_check && !child.in_check() {
+            r = c.base_reduction - LMR_NOISY_OFFSET.get() - c.history / LMR_CAPTURE_HISTORY_DIVISOR.get();
+            if N::PV {
+                r -= LMR_NOISY_PV.get();
+            }
+            if n.cut_node {
+                r += LMR_NOISY_CUT_NODE.get();
+            }
+            r = r.clamp(0, new_depth - 1);
+        }
+        r
     }
 
     /// Records the result of the root move at `index`, searched with the window (`alpha`, `beta`)
