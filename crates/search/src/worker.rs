@@ -671,6 +671,7 @@ impl Worker {
 
         if !N::ROOT
             && excluded.is_none()
+            && sh.tb.is_some()
             && let ControlFlow::Break(score) = self.probe_tablebase::<N>(sh, board, entry, ply, depth, alpha, beta)
         {
             return score;
@@ -1016,6 +1017,7 @@ impl Worker {
     /// reduced search of our own moves with no null move of ours for a while, against
     /// zugzwang. Never twice in a row, nor without pieces (pawn endings are full of zugzwang).
     /// `Break(0)` when the search stopped.
+    #[inline(always)]
     fn try_null_move(&mut self, sh: &Shared, board: &Board, n: &Node, beta: i32) -> ControlFlow<i32> {
         let null_move = sh.options.features.null_move();
         let (depth, eval, ply) = (n.depth, n.eval, n.ply);
@@ -1062,6 +1064,7 @@ impl Worker {
     /// as a lower bound). Only captures whose SEE reaches the margin are tried, and none when
     /// the TT entry says a search nearly as deep stayed below it. `Break(0)` when the search
     /// stopped.
+    #[inline(always)]
     fn probcut(&mut self, sh: &Shared, board: &Board, n: &Node, beta: i32) -> ControlFlow<i32> {
         let (pruning, ordering) = (sh.options.features.pruning(), sh.options.ordering);
         let depth = n.depth;
@@ -1116,6 +1119,7 @@ impl Worker {
     /// it reaches `beta`, the node ends (`Break`). When only the TT score reaches `beta`,
     /// another move is about as good and the TT move is searched a ply shallower
     /// (`Continue(-1)`). `Break(0)` when the search stopped.
+    #[inline(always)]
     fn singular_extension<N: NodeType>(
         &mut self,
         sh: &Shared,
@@ -1166,7 +1170,7 @@ impl Worker {
     /// promotion, not giving check) that leaves the static eval below `alpha` even with the
     /// captured piece and a margin (capture futility). Once late-move pruning applies, every
     /// later quiet would be pruned too, so the picker stops generating quiets but checks.
-    #[inline]
+    #[inline(always)]
     fn prune_move(
         &self,
         board: &Board,
@@ -1219,7 +1223,7 @@ impl Worker {
     /// eval is not improving and at expected cut nodes. A noisy move (only with pruning on) is
     /// reduced [`LMR_NOISY_OFFSET`] less than a quiet, and less by capture history. The result
     /// leaves at least one ply of `new_depth`.
-    #[inline]
+    #[inline(always)]
     fn reduction<N: NodeType>(&self, sh: &Shared, n: &Node, c: &Candidate, child: &Board, new_depth: i32) -> i32 {
         let f = sh.options.features;
         let (lmr, selective) = (f.lmr(), f.pruning());
