@@ -669,6 +669,7 @@ impl Worker {
             }
         }
 
+        // A tablebase result that settles the window ends the node (no call without tables).
         if !N::ROOT
             && excluded.is_none()
             && sh.tb.is_some()
@@ -741,11 +742,13 @@ impl Worker {
                     return score;
                 }
             }
+            // Null-move pruning: passing still fails high.
             if let ControlFlow::Break(score) = self.try_null_move(sh, board, &node, beta) {
                 return score;
             }
         }
 
+        // ProbCut: a good capture beats beta by a margin in a shallow search.
         if !N::PV
             && let ControlFlow::Break(score) = self.probcut(sh, board, &node, beta)
         {
@@ -759,6 +762,7 @@ impl Worker {
         }
         let depth = node.depth;
 
+        // How much deeper the TT move is searched (or the node's end, by multi-cut).
         let singular_extension = if N::ROOT {
             0
         } else {
