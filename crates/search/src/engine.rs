@@ -11,8 +11,9 @@ use cutoff_tt::{ResizeError, TranspositionTable};
 use crate::Stats;
 use crate::limits::{Limits, TimeBudget};
 use crate::options::SearchOptions;
+use crate::options::SyzygyOptions;
 use crate::report::{Report, SearchResult};
-use crate::shared::{SearchControl, Shared};
+use crate::shared::{SearchControl, Shared, TbProbes};
 use crate::worker::Worker;
 
 /// The search engine: a transposition table shared by all threads, and per-thread state
@@ -137,13 +138,7 @@ impl Engine {
         report: &(dyn Fn(Report) + Sync),
     ) -> SearchResult {
         let start = Instant::now();
-        let mut root_moves: Vec<Move> = board.legal_moves().to_vec();
-        if !limits.searchmoves.is_empty() {
-            let wanted: Vec<Move> = root_moves.iter().copied().filter(|m| limits.searchmoves.contains(m)).collect();
-            if !wanted.is_empty() {
-                root_moves = wanted;
-            }
-        }
+        let mut root_moves = root_moves(board, limits);
         if root_moves.is_empty() {
             return SearchResult {
                 best_move: None,
@@ -156,50 +151,9 @@ impl Engine {
                 tbhits: 0,
             };
         }
-        // Syzygy: the pieces the search probes, and the root moves that keep the tablebase
-        // value (with DTZ, also the fastest win or the longest defence).
-        let tb = self.tablebases.as_deref().filter(|tb| tb.max_pieces() > 0);
-        let sy = self.options.syzygy;
-        let (mut tb_cardinality, mut tb_probe_depth) = (sy.probe_limit, sy.probe_depth);
-        if let Some(tb) = tb
-            && tb_cardinality > tb.max_pieces()
-        {
-            tb_cardinality = tb.max_pieces();
-            tb_probe_depth = 0;
-        }
-        if tb.is_none() {
-            tb_cardinality = 0;
-        }
-        let mut root_tb_hits = 0;
-        let mut root_tb_score = None;
-        if let Some(tb) = tb
-            && board.occupied().len() as usize <= tb_cardinality
-            && board.castling_rights().is_empty()
-            && let Some((kept, used_dtz)) = tb_root_moves(tb, board, &root_moves, sy.rule50)
-        {
-            root_tb_hits = root_moves.len() as u64;
-            root_moves = kept;
-            root_tb_score = tb.probe_wdl(board).map(|wdl| crate::worker::tb_score(wdl, 0, sy.rule50).0);
-            if used_dtz {
-                // The DTZ ranking already keeps the win (or the longest defence); probes in the
-                // search would only give every remaining move the same score (as Stockfish).
-                tb_cardinality = 0;
-            }
-        }
-        // Order the root moves once by the move picker (TT move, captures, ...).
-        let tt_move = self.tt.probe(board.key(), 0).and_then(|e| e.mv);
-        {
-            let w = &self.workers[0];
-            let mut picker =
-                cutoff_ordering::MovePicker::main(board, tt_move, w.killers.get(0), None, self.options.ordering);
-            let mut ordered = Vec::with_capacity(root_moves.len());
-            while let Some(mv) = picker.next(&w.histories) {
-                if root_moves.contains(&mv) {
-                    ordered.push(mv);
-                }
-            }
-            root_moves = ordered;
-        }
+        let tablebases = self.tablebases.as_deref().filter(|tb| tb.max_pieces() > 0);
+        let tb = tb_probes(tablebases, self.options.syzygy, board, &mut root_moves);
+        let root_moves = self.order_root_moves(board, &root_moves);
 
         for worker in &mut self.workers {
             worker.set_network(self.network.as_ref());
@@ -216,32 +170,9 @@ impl Engine {
             node_counts: (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect(),
             report,
             tb,
-            tb_cardinality,
-            tb_probe_depth,
-            tb_rule50: sy.rule50,
-            tb_hits: AtomicU64::new(root_tb_hits),
-            root_tb_score,
         };
         let (main, helpers) = self.workers.split_first_mut().expect("at least one worker");
-        std::thread::scope(|scope| {
-            let mut handles = Vec::new();
-            for worker in helpers.iter_mut() {
-                let (shared, root_moves) = (&shared, &root_moves);
-                let spawned = std::thread::Builder::new()
-                    .name(format!("search-{}", worker.id))
-                    .stack_size(STACK_SIZE)
-                    .spawn_scoped(scope, move || worker.iterative_deepening(shared, board, history, root_moves));
-                match spawned {
-                    Ok(h) => handles.push(h),
-                    Err(e) => log::warn!("could not start a helper search thread: {e}"),
-                }
-            }
-            main.iterative_deepening(&shared, board, history, &root_moves);
-            shared.abort.store(true, Ordering::SeqCst);
-            for h in handles {
-                let _ = h.join();
-            }
-        });
+        run_threads(&shared, main, helpers, board, history, &root_moves);
 
         let best = &main.root_moves[0];
         let nodes = shared.total_nodes(0, main.nodes);
@@ -258,9 +189,101 @@ impl Engine {
             nodes,
             stats: main.stats,
             time: start.elapsed(),
-            tbhits: shared.tb_hits.load(Ordering::Relaxed),
+            tbhits: shared.tb.hits.load(Ordering::Relaxed),
         }
     }
+
+    /// `moves` in the move picker's order (TT move, captures, killers, quiets by history),
+    /// which the first iteration starts from.
+    fn order_root_moves(&self, board: &Board, moves: &[Move]) -> Vec<Move> {
+        let tt_move = self.tt.probe(board.key(), 0).and_then(|e| e.mv);
+        let w = &self.workers[0];
+        let mut picker =
+            cutoff_ordering::MovePicker::main(board, tt_move, w.killers.get(0), None, self.options.ordering);
+        let mut ordered = Vec::with_capacity(moves.len());
+        while let Some(mv) = picker.next(&w.histories) {
+            if moves.contains(&mv) {
+                ordered.push(mv);
+            }
+        }
+        ordered
+    }
+}
+
+/// The legal moves of `board`, restricted to `limits.searchmoves` when any of them is legal.
+fn root_moves(board: &Board, limits: &Limits) -> Vec<Move> {
+    let legal = board.legal_moves();
+    let wanted: Vec<Move> = legal.iter().copied().filter(|m| limits.searchmoves.contains(m)).collect();
+    if wanted.is_empty() { legal.to_vec() } else { wanted }
+}
+
+/// How the search uses the tablebases: the pieces and depth of the probes in its nodes, and, in
+/// a root position the tables cover, the root moves cut down to those that keep the best
+/// outcome (with DTZ, also the fastest win or the longest defence).
+fn tb_probes<'a>(
+    tables: Option<&'a Tablebases>,
+    sy: SyzygyOptions,
+    board: &Board,
+    root_moves: &mut Vec<Move>,
+) -> TbProbes<'a> {
+    let Some(tables) = tables else { return TbProbes::none() };
+    let (mut cardinality, mut probe_depth) = (sy.probe_limit, sy.probe_depth);
+    if cardinality > tables.max_pieces() {
+        cardinality = tables.max_pieces();
+        probe_depth = 0;
+    }
+    let mut tb = TbProbes {
+        tables: Some(tables),
+        cardinality,
+        probe_depth,
+        rule50: sy.rule50,
+        hits: AtomicU64::new(0),
+        root_score: None,
+    };
+    if board.occupied().len() as usize <= cardinality
+        && board.castling_rights().is_empty()
+        && let Some((kept, used_dtz)) = tb_root_moves(tables, board, root_moves, sy.rule50)
+    {
+        tb.hits = AtomicU64::new(root_moves.len() as u64);
+        *root_moves = kept;
+        tb.root_score = tables.probe_wdl(board).map(|wdl| crate::worker::tb_score(wdl, 0, sy.rule50).0);
+        if used_dtz {
+            // The DTZ ranking already keeps the win (or the longest defence); probes in the
+            // search would only give every remaining move the same score.
+            tb.cardinality = 0;
+        }
+    }
+    tb
+}
+
+/// Runs the search: `main` on this thread, each helper on its own, until the main thread ends
+/// the search (a limit, or `stop`); then the helpers are stopped and joined.
+fn run_threads(
+    shared: &Shared,
+    main: &mut Worker,
+    helpers: &mut [Worker],
+    board: &Board,
+    history: &[u64],
+    root_moves: &[Move],
+) {
+    std::thread::scope(|scope| {
+        let mut handles = Vec::new();
+        for worker in helpers.iter_mut() {
+            let spawned = std::thread::Builder::new()
+                .name(format!("search-{}", worker.id))
+                .stack_size(STACK_SIZE)
+                .spawn_scoped(scope, move || worker.iterative_deepening(shared, board, history, root_moves));
+            match spawned {
+                Ok(h) => handles.push(h),
+                Err(e) => log::warn!("could not start a helper search thread: {e}"),
+            }
+        }
+        main.iterative_deepening(shared, board, history, root_moves);
+        shared.abort.store(true, Ordering::SeqCst);
+        for h in handles {
+            let _ = h.join();
+        }
+    });
 }
 
 /// The root moves (of `moves`, in their order) that keep the best tablebase outcome, and

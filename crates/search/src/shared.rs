@@ -134,22 +134,45 @@ pub(crate) struct Shared<'a> {
     pub start: Instant,
     pub node_counts: Vec<AtomicU64>,
     pub report: &'a (dyn Fn(Report) + Sync),
-    /// The tablebases to probe in the search, if any, with the piece limit (0: none) and
-    /// the depth limit of the probes.
-    pub tb: Option<&'a Tablebases>,
-    pub tb_cardinality: usize,
-    pub tb_probe_depth: i32,
-    pub tb_rule50: bool,
-    pub tb_hits: AtomicU64,
-    /// The tablebase value of the root (from the mover's side) when its moves were ranked
-    /// by the tables: reported instead of the search's score unless the search finds a mate.
-    pub root_tb_score: Option<i32>,
+    pub tb: TbProbes<'a>,
+}
+
+/// The Syzygy tablebases as one search uses them: which positions its nodes probe, and what
+/// the ranking of the root's moves found.
+pub(crate) struct TbProbes<'a> {
+    /// The tables the nodes probe; `None` when they probe none.
+    pub tables: Option<&'a Tablebases>,
+    /// The most pieces a probed position has.
+    pub cardinality: usize,
+    /// A position with exactly `cardinality` pieces is probed only from this depth on.
+    pub probe_depth: i32,
+    /// Whether the 50-move rule counts (a cursed win is then a draw).
+    pub rule50: bool,
+    /// Positions whose value the tables gave, the root's moves included.
+    pub hits: AtomicU64,
+    /// The root's value (the mover's side) when the tables ranked its moves: reported instead
+    /// of the search's score unless the search finds a mate.
+    pub root_score: Option<i32>,
+}
+
+impl TbProbes<'_> {
+    /// No tablebases: the nodes probe nothing.
+    pub fn none() -> TbProbes<'static> {
+        TbProbes {
+            tables: None,
+            cardinality: 0,
+            probe_depth: 0,
+            rule50: true,
+            hits: AtomicU64::new(0),
+            root_score: None,
+        }
+    }
 }
 
 impl Shared<'_> {
     /// The score to report for a root move whose search score is `score`.
     pub fn shown_score(&self, score: i32) -> i32 {
-        match self.root_tb_score {
+        match self.tb.root_score {
             Some(tb) if score.abs() < cutoff_tt::MATE_IN_MAX_PLY => tb,
             _ => score,
         }
@@ -161,12 +184,20 @@ impl Shared<'_> {
         self.node_counts[id].store(nodes, Ordering::Relaxed);
     }
 
+    /// The nodes of all threads: `own` (exact) for thread `id`, the last published count
+    /// for the others.
     pub fn total_nodes(&self, id: usize, own: u64) -> u64 {
         self.node_counts.iter().enumerate().map(|(i, n)| if i == id { own } else { n.load(Ordering::Relaxed) }).sum()
     }
 
-    pub fn elapsed_since_start(&self) -> Option<Duration> {
-        Some(self.start.elapsed())
+    /// The nodes of all threads as last published.
+    pub fn published_nodes(&self) -> u64 {
+        self.node_counts.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Time since the search started (pondering included).
+    pub fn elapsed_since_start(&self) -> Duration {
+        self.start.elapsed()
     }
 
     pub fn clock_elapsed(&self) -> Option<Duration> {
@@ -176,7 +207,7 @@ impl Shared<'_> {
     /// Hard time limit or node limit reached (checked by the main thread).
     pub fn out_of_time_or_nodes(&self) -> bool {
         if let Some(limit) = self.limits.nodes
-            && self.total_nodes(usize::MAX, 0) >= limit
+            && self.published_nodes() >= limit
         {
             return true;
         }

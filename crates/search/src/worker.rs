@@ -672,7 +672,7 @@ impl Worker {
         // A tablebase result that settles the window ends the node (no call without tables).
         if !N::ROOT
             && excluded.is_none()
-            && sh.tb.is_some()
+            && sh.tb.tables.is_some()
             && let ControlFlow::Break(score) = self.probe_tablebase::<N>(sh, board, entry, ply, depth, alpha, beta)
         {
             return score;
@@ -805,11 +805,7 @@ impl Worker {
                 continue;
             }
             move_count += 1;
-            if N::ROOT
-                && self.is_main()
-                && let Some(elapsed) = sh.elapsed_since_start()
-                && elapsed >= CURRMOVE_DELAY
-            {
+            if N::ROOT && self.is_main() && sh.elapsed_since_start() >= CURRMOVE_DELAY {
                 (sh.report)(Report::CurrMove { depth: depth as u32, mv, number: root_index - self.pv_index });
             }
             let quiet = mv.is_quiet();
@@ -984,18 +980,18 @@ impl Worker {
         alpha: i32,
         beta: i32,
     ) -> ControlFlow<i32> {
-        let Some(tb) = sh.tb else {
+        let Some(tb) = sh.tb.tables else {
             return ControlFlow::Continue(());
         };
         let pieces = board.occupied().len() as usize;
-        if pieces <= sh.tb_cardinality
-            && (pieces < sh.tb_cardinality || depth >= sh.tb_probe_depth)
+        if pieces <= sh.tb.cardinality
+            && (pieces < sh.tb.cardinality || depth >= sh.tb.probe_depth)
             && board.halfmove_clock() == 0
             && board.castling_rights().is_empty()
             && let Some(wdl) = tb.probe_wdl(board)
         {
-            sh.tb_hits.fetch_add(1, Ordering::Relaxed);
-            let (score, bound) = tb_score(wdl, ply, sh.tb_rule50);
+            sh.tb.hits.fetch_add(1, Ordering::Relaxed);
+            let (score, bound) = tb_score(wdl, ply, sh.tb.rule50);
             if bound == Bound::Exact
                 || (bound == Bound::Lower && score >= beta)
                 || (bound == Bound::Upper && score <= alpha)
@@ -1524,7 +1520,7 @@ impl Worker {
             return None;
         }
         let nodes = sh.total_nodes(self.id, self.nodes);
-        let time = sh.elapsed_since_start().unwrap_or_default();
+        let time = sh.elapsed_since_start();
         Some(IterationInfo {
             depth,
             seldepth: rm.seldepth.max(self.seldepth) as u32,
@@ -1537,7 +1533,7 @@ impl Worker {
             time,
             pv: rm.pv.to_vec(),
             stats: self.stats,
-            tbhits: sh.tb_hits.load(Ordering::Relaxed),
+            tbhits: sh.tb.hits.load(Ordering::Relaxed),
         })
     }
 }
