@@ -90,10 +90,6 @@ pub const MAX_OPENING_DRAWS: u64 = 10_000;
 /// The name of the settings file in the output directory.
 pub const SETTINGS_FILE: &str = "settings.txt";
 
-/// Stack size of the game threads: the search recurses on the thread that calls it (as
-/// `cutoff-search`'s own threads).
-const STACK_SIZE: usize = 64 << 20;
-
 /// The path of thread `thread`'s game file in `dir`: `dir/games-<thread>.bin`.
 pub fn game_file(dir: &Path, thread: usize) -> PathBuf {
     dir.join(format!("games-{thread}.bin"))
@@ -885,7 +881,7 @@ pub fn run(config: &SelfPlayConfig, progress: &mut dyn FnMut(&Progress)) -> Resu
             let (counters, abort, tablebases) = (&counters, &abort, tablebases.clone());
             let spawned = std::thread::Builder::new()
                 .name(format!("datagen-{thread}"))
-                .stack_size(STACK_SIZE)
+                .stack_size(cutoff_search::STACK_SIZE)
                 .spawn_scoped(scope, move || {
                     let result = play_games(config, thread, writer, done, tablebases, counters, abort);
                     if result.is_err() {

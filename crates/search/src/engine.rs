@@ -8,13 +8,13 @@ use cutoff_board::{Board, Move};
 use cutoff_syzygy::{Tablebases, Wdl, root_rank};
 use cutoff_tt::{ResizeError, TranspositionTable};
 
-use crate::Stats;
 use crate::limits::{Limits, TimeBudget};
 use crate::options::SearchOptions;
 use crate::options::SyzygyOptions;
 use crate::report::{Report, SearchResult};
 use crate::shared::{SearchControl, Shared, TbProbes};
 use crate::worker::Worker;
+use crate::{STACK_SIZE, Stats};
 
 /// The search engine: a transposition table shared by all threads, and per-thread state
 /// (history tables, killers) that persists between searches until [`Engine::clear`].
@@ -31,9 +31,6 @@ impl std::fmt::Debug for Engine {
         f.debug_struct("Engine").field("tt", &self.tt).field("options", &self.options).finish()
     }
 }
-
-/// Stack size of search threads: the recursion keeps a move picker per ply.
-const STACK_SIZE: usize = 64 << 20;
 
 impl Engine {
     /// An engine with a `hash_mib` MiB transposition table.

@@ -63,6 +63,15 @@ use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY};
 /// distances) and `cutoff-ordering` (killers), defined in `cutoff-board`.
 pub use cutoff_board::MAX_PLY;
 
+/// The stack a thread that calls the search needs: the recursion keeps a move picker per ply,
+/// deeper than the default stack of a spawned thread allows. The engine's own helper threads
+/// use it, and so must a caller that runs [`Engine::search`] on a thread of its own.
+///
+/// ```
+/// assert_eq!(cutoff_search::STACK_SIZE, 64 << 20);
+/// ```
+pub const STACK_SIZE: usize = 64 << 20;
+
 /// Counters kept by each search thread (cheap: plain integer increments).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {

@@ -12,9 +12,6 @@ use cutoff_search::{Engine, Limits, SearchControl};
 use crate::lines::{self, Recorder};
 use crate::{Output, bench, run_bench_until, strength, truncate};
 
-/// Stack size of the job thread (the search's recursion keeps a move picker per ply).
-const SEARCH_STACK: usize = 64 << 20;
-
 /// The long commands that run on the background thread, one at a time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Job {
@@ -146,7 +143,7 @@ impl Jobs {
         let busy = self.busy.clone();
         let spawned = std::thread::Builder::new()
             .name(job.noun().into())
-            .stack_size(SEARCH_STACK)
+            .stack_size(cutoff_search::STACK_SIZE)
             .spawn(move || work(&control, &busy));
         match spawned {
             Ok(h) => {
