@@ -199,6 +199,13 @@ pub fn directions(seed: u64, k: u32, count: usize) -> Vec<f64> {
 }
 
 /// The run's progress, as saved in the state file.
+///
+/// The file is a few `key=value` lines and one `value NAME X tuned|fixed` line per parameter,
+/// read by hand rather than through serde: a person can read and edit it between runs, each
+/// mismatch with the run being resumed (pairs, seed, the set of parameters) gets its own
+/// message, and a format crate would add several build dependencies to xtask for four kinds
+/// of line. Values keep six decimals, far finer than any parameter's perturbation (`c_end`,
+/// 0.5 or more).
 #[derive(Debug, Clone, PartialEq)]
 struct State {
     /// Iterations whose pair has finished and been applied.
