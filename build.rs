@@ -12,7 +12,11 @@ fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     println!("cargo::rustc-env=CUTOFF_COMMIT={}", commit(&manifest));
-    println!("cargo::rustc-env=CUTOFF_LEVEL={}", level());
+    let (name, index) = level();
+    println!("cargo::rustc-env=CUTOFF_LEVEL={name}");
+    // The level's number (0: not x86-64, 1: baseline ... 4: x86-64-v4), for the start-up CPU
+    // check, so that the check and `--version` follow one rule.
+    println!("cargo::rustc-env=CUTOFF_LEVEL_INDEX={index}");
     println!("cargo::rustc-env=CUTOFF_NETWORK={}", network(&manifest));
 }
 
@@ -40,20 +44,20 @@ fn commit(dir: &Path) -> String {
 
 /// The highest x86-64 microarchitecture level (psABI) whose every feature the compiler may use,
 /// with `target-cpu=...` when the flags name a CPU that is not a level (`native`, `znver3`).
-fn level() -> String {
+fn level() -> (String, usize) {
     if env::var("CARGO_CFG_TARGET_ARCH").as_deref() != Ok("x86_64") {
-        return env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_else(|_| "unknown".into());
+        return (env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_else(|_| "unknown".into()), 0);
     }
     let features = env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
     let has = |list: &[&str]| list.iter().all(|f| features.split(',').any(|g| g == *f));
     let v2 = has(&["cmpxchg16b", "popcnt", "sse3", "sse4.1", "sse4.2", "ssse3"]);
     let v3 = v2 && has(&["avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "lzcnt", "movbe", "xsave"]);
     let v4 = v3 && has(&["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"]);
-    let level = match (v2, v3, v4) {
-        (_, _, true) => "x86-64-v4",
-        (_, true, _) => "x86-64-v3",
-        (true, _, _) => "x86-64-v2",
-        _ => "x86-64",
+    let (level, index) = match (v2, v3, v4) {
+        (_, _, true) => ("x86-64-v4", 4),
+        (_, true, _) => ("x86-64-v3", 3),
+        (true, _, _) => ("x86-64-v2", 2),
+        _ => ("x86-64", 1),
     };
     let flags = env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
     let flags: Vec<&str> = flags.split('\x1f').collect();
@@ -63,8 +67,8 @@ fn level() -> String {
         value.strip_prefix("target-cpu=")
     });
     match cpu {
-        Some(cpu) if cpu != level => format!("{level} target-cpu={cpu}"),
-        _ => level.to_owned(),
+        Some(cpu) if cpu != level => (format!("{level} target-cpu={cpu}"), index),
+        _ => (level.to_owned(), index),
     }
 }
 

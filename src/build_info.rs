@@ -40,44 +40,9 @@ const LEVELS: [&str; 5] = ["none", "x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v
 /// What each level adds, for the refusal line.
 const ADDS: [&str; 5] = ["", "SSE2", "POPCNT, SSE4.2", "AVX2, BMI2, FMA", "AVX-512"];
 
-/// The level this binary is compiled for (the same rule as `build.rs`); 0 off x86-64.
-const BUILT: usize = if !cfg!(target_arch = "x86_64") {
-    0
-} else if cfg!(all(
-    target_feature = "avx512f",
-    target_feature = "avx512bw",
-    target_feature = "avx512cd",
-    target_feature = "avx512dq",
-    target_feature = "avx512vl",
-    target_feature = "avx2",
-    target_feature = "bmi2"
-)) {
-    4
-} else if cfg!(all(
-    target_feature = "avx",
-    target_feature = "avx2",
-    target_feature = "bmi1",
-    target_feature = "bmi2",
-    target_feature = "f16c",
-    target_feature = "fma",
-    target_feature = "lzcnt",
-    target_feature = "movbe",
-    target_feature = "popcnt",
-    target_feature = "sse4.2"
-)) {
-    3
-} else if cfg!(all(
-    target_feature = "cmpxchg16b",
-    target_feature = "popcnt",
-    target_feature = "sse3",
-    target_feature = "sse4.1",
-    target_feature = "sse4.2",
-    target_feature = "ssse3"
-)) {
-    2
-} else {
-    1
-};
+/// The level this binary is compiled for, as `build.rs` read it from the compiler's target
+/// features (`CUTOFF_LEVEL_INDEX`, one digit); 0 off x86-64.
+const BUILT: usize = (env!("CUTOFF_LEVEL_INDEX").as_bytes()[0] - b'0') as usize;
 
 /// The real check (without the simulation), run by the C library before the program's entry
 /// point: the standard library's start-up, inlined into the entry point, uses the level's
