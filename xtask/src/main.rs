@@ -8,6 +8,7 @@ mod bench;
 mod bench_perft;
 mod dist;
 mod evalbias;
+mod labels;
 mod matches;
 mod ordering;
 mod perft;
@@ -93,6 +94,9 @@ enum Command {
     /// Train the evaluation network (NNUE) from labelled positions and write the quantised
     /// network file.
     Train(train::TrainArgs),
+    /// How a self-play set's result labels agree with its score labels: the mean result by
+    /// band of search score, and the scale that fits them.
+    Labels(labels::LabelsArgs),
     /// Compare networks' static evaluations with the search scores of self-play data, by
     /// stage of the game (and the start position's evaluation).
     EvalBias(evalbias::EvalBiasArgs),
@@ -117,6 +121,7 @@ fn main() -> ExitCode {
         Command::Wdl(args) => release(wdl::run, &args),
         Command::Train(args) => release(train::run, &args),
         Command::EvalBias(args) => release(evalbias::run, &args),
+        Command::Labels(args) => release(labels::run, &args),
         Command::Dist(args) => dist::run(&args),
     };
     match result {
