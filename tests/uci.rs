@@ -1250,8 +1250,8 @@ fn spin_options_are_clamped_to_their_range() {
         ("Hash value -5", "1 to 65536", "1"),
         ("Threads value 0", "1 to 256", "1"),
         ("MultiPV value 0", "1 to 256", "1"),
-        ("UCI_Elo value 3000", "1320 to 2200", "2200"),
-        ("UCI_Elo value 99999999999999999999", "1320 to 2200", "2200"),
+        ("UCI_Elo value 3000", "1320 to 2850", "2850"),
+        ("UCI_Elo value 99999999999999999999", "1320 to 2850", "2850"),
         ("Move Overhead value 99999", "0 to 5000", "5000"),
         ("Move Overhead value -1", "0 to 5000", "0"),
         ("SyzygyProbeDepth value 0", "1 to 100", "1"),
@@ -1376,6 +1376,28 @@ fn show_wdl_adds_win_draw_loss_that_follow_the_score() {
 // Limited strength.
 
 #[test]
+fn upper_levels_search_one_line_within_their_budget_and_the_top_is_the_full_search() {
+    use cutoff_uci::strength::{Level, MAX_ELO};
+    let mut e = Engine::spawn();
+    let b = Board::default();
+    e.command("setoption name UCI_LimitStrength value true");
+    e.command("position startpos");
+    // 2600: one line, and `go nodes` above the level's budget is cut to it.
+    e.command("setoption name UCI_Elo value 2600");
+    let budget = Level::new(2600).nodes();
+    let s = search(&mut e, &b, &format!("go nodes {}", budget * 2));
+    let nodes = s.infos.iter().filter_map(|i| i.nodes).max().unwrap_or(0);
+    e.ensure(s.infos.iter().all(|i| i.multipv.unwrap_or(1) == 1), format!("2600 searches one line: {:?}", s.infos));
+    e.ensure(nodes <= budget + 1_000, format!("2600's budget is {budget} nodes, it searched {nodes}"));
+    // The top is the full search: no budget cuts `go nodes`.
+    e.command(&format!("setoption name UCI_Elo value {MAX_ELO}"));
+    let s = search(&mut e, &b, &format!("go nodes {}", budget * 2));
+    let nodes = s.infos.iter().filter_map(|i| i.nodes).max().unwrap_or(0);
+    e.ensure(nodes > budget + 1_000, format!("{MAX_ELO} is the full search, yet it stopped at {nodes} nodes"));
+    e.quit();
+}
+
+#[test]
 fn limited_strength_plays_other_legal_moves_and_keeps_the_queen_at_2000() {
     let mut e = Engine::spawn();
     // An Elo outside the range is clamped, with a message.
@@ -1397,7 +1419,8 @@ fn limited_strength_plays_other_legal_moves_and_keeps_the_queen_at_2000() {
     for (fen, strong) in fens.iter().zip(&full) {
         e.command(&format!("position fen {fen}"));
         let s = search(&mut e, &board(fen), "go wtime 60000 btime 60000");
-        // The lowest level's budget is 1400 nodes (the search may finish its first iteration).
+        // The lowest level's budget is a few thousand nodes at most (the search may finish its
+        // first iteration).
         let nodes = s.infos.iter().filter_map(|i| i.nodes).max().unwrap_or(0);
         e.ensure(nodes < 5_000, format!("the lowest level searched {nodes} nodes in {fen}"));
         differ += usize::from(&s.best != strong);

@@ -91,6 +91,9 @@ enum Command {
     /// Fit the win/draw/loss model (`UCI_ShowWDL`) to game results; prints the coefficients
     /// of `cutoff_search::wdl`.
     Wdl(wdl::WdlArgs),
+    /// Play the `UCI_Elo` calibration table again against Stockfish 15.1: each level's
+    /// measured Elo, and the node budget that would bring a level off its label back to it.
+    UciElo(matches::uci_elo::UciEloArgs),
     /// Train the evaluation network (NNUE) from labelled positions and write the quantised
     /// network file.
     Train(train::TrainArgs),
@@ -119,6 +122,7 @@ fn main() -> ExitCode {
         Command::Spsa(args) => release(matches::spsa::run, &args),
         Command::Score(args) => matches::score::run(&args),
         Command::Wdl(args) => release(wdl::run, &args),
+        Command::UciElo(args) => matches::uci_elo::run(&args),
         Command::Train(args) => release(train::run, &args),
         Command::EvalBias(args) => release(evalbias::run, &args),
         Command::Labels(args) => release(labels::run, &args),

@@ -189,11 +189,11 @@ impl SearchJob {
             Err(poisoned) => poisoned.into_inner(),
         };
         let options = guard.options();
-        let recorder = Recorder::new(&board, verbosity.show_wdl, options.multipv, weakened.is_some());
-        if weakened.is_some() {
-            // Limited strength chooses among more lines than MultiPV shows.
-            guard
-                .set_options(cutoff_search::SearchOptions { multipv: options.multipv.max(strength::LINES), ..options });
+        let lines = weakened.as_ref().map(|(level, _)| level.lines());
+        let recorder = Recorder::new(&board, verbosity.show_wdl, options.multipv, lines);
+        if let Some(lines) = lines {
+            // Limited strength may choose among more lines than MultiPV shows.
+            guard.set_options(cutoff_search::SearchOptions { multipv: options.multipv.max(lines), ..options });
         }
         let result = guard.search(&board, &history, &limits, control, &|r| recorder.report(r, &out));
         guard.set_options(options);

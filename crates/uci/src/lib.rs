@@ -21,7 +21,7 @@ mod jobs;
 mod lines;
 mod network;
 mod options;
-mod strength;
+pub mod strength;
 
 pub use bench::{
     BENCH_FENS, BENCH_HASH_MIB, BenchResult, DEFAULT_BENCH_DEPTH, ENDGAME_BENCH_FENS, run_bench, run_bench_on,

@@ -28,17 +28,17 @@ pub(crate) struct Recorder<'a> {
 }
 
 impl<'a> Recorder<'a> {
-    /// A recorder for a search of `board` that shows `shown` lines; `weakened` keeps the
-    /// root lines for the limited-strength choice.
-    pub(crate) fn new(board: &'a Board, show_wdl: bool, shown: usize, weakened: bool) -> Recorder<'a> {
+    /// A recorder for a search of `board` that shows `shown` lines; `weakened` (the level's
+    /// line count) keeps the root lines for the limited-strength choice.
+    pub(crate) fn new(board: &'a Board, show_wdl: bool, shown: usize, weakened: Option<usize>) -> Recorder<'a> {
         Recorder {
             board,
             show_wdl,
             shown,
             last: Mutex::new(None),
             newest: Mutex::new(Vec::new()),
-            root_lines: weakened.then(|| Mutex::new(strength::RootLines::default())),
-            wanted: board.legal_moves().len().min(strength::LINES),
+            root_lines: weakened.map(|_| Mutex::new(strength::RootLines::default())),
+            wanted: board.legal_moves().len().min(weakened.unwrap_or(1)).max(1),
         }
     }
 

@@ -433,7 +433,7 @@ mod tests {
             "option name Clear Hash type button".into(),
             "option name UCI_ShowWDL type check default false".into(),
             "option name UCI_LimitStrength type check default false".into(),
-            "option name UCI_Elo type spin default 1500 min 1320 max 2200".into(),
+            "option name UCI_Elo type spin default 1500 min 1320 max 2850".into(),
             "option name OwnBook type check default false".into(),
             "option name BookFile type string default <empty>".into(),
             "option name SyzygyPath type string default <empty>".into(),

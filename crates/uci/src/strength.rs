@@ -1,26 +1,30 @@
 //! `UCI_LimitStrength` / `UCI_Elo`: weakened play that still looks like chess.
 //!
-//! A limited search plays like this:
+//! A level is a search with a node budget, and at the lower levels a seeded choice among
+//! several lines. The levels are set by a calibration table, [`ANCHORS`]: each anchor is a
+//! level measured in games (its `UCI_Elo`, its node budget, how many lines it looks at and the
+//! temperature of its choice), and a level between two anchors takes their geometric mean
+//! budget and their linear mean temperature at its place between them.
 //!
-//! * **A node budget** that doubles every [`ELO_PER_DOUBLING`] Elo from [`MIN_NODES`] at
-//!   [`MIN_ELO`] up to [`KNEE_ELO`], then every [`ELO_PER_DOUBLING_ABOVE`] Elo (a doubling is
-//!   worth less and less as the search gets deeper): fewer nodes, shallower tactics.
-//! * **Four lines** (MultiPV 4) are searched, and the move is drawn among them with weights
-//!   `exp(-(best - score) / T)`: the temperature `T` falls from [`MAX_TEMPERATURE`] at the
-//!   lowest level towards [`MIN_TEMPERATURE`], halving its distance to it every
-//!   [`TEMPERATURE_HALF_LIFE`] Elo, so weak levels often pick a second-best move and strong
-//!   ones almost never do.
+//! * **The node budget**: fewer nodes, shallower tactics. Nodes rather than time keep a level
+//!   the same on every machine and at every time control a player picks.
+//! * **Several lines** (MultiPV) at the lower levels, and the move drawn among them with
+//!   weights `exp(-(best - score) / T)`: weak levels often pick a second-best move, strong ones
+//!   almost never do. The upper levels search one line and play its move: looking at four
+//!   lines costs a strong search more than it gives a level.
 //! * **Never a blunder beyond the level's margin**: a line scoring more than
-//!   `MARGIN_PER_TEMPERATURE * T + MARGIN_BASE` below the best is never chosen (about 250 cp
-//!   at the lowest level, 100 cp at 1600, 55 cp at 2000: a hung queen is never played), and a
-//!   mate found for the side to move is always played.
+//!   `MARGIN_PER_TEMPERATURE * T + MARGIN_BASE` below the best is never chosen (a hung queen
+//!   is never played), and a mate found for the side to move is always played.
 //! * **Seeded**: the draws come from a generator seeded once per process, so a run is
 //!   reproducible and successive games still differ.
+//! * **The top, [`MAX_ELO`], is the full search**: no budget, no extra lines, no draw.
 //!
 //! The Elo scale is Stockfish 15.1's `UCI_Elo`, measured in games against it at 5+0.05 on one
-//! core; `docs/strength.md` records the calibration matches and how far the levels are from
-//! it. The range ends at 2200 because that is where Cutoff's full strength lies on this scale
-//! at that time control (a level above would promise strength the engine does not have).
+//! core. `docs/strength.md` records the table's matches, the build and the date they were
+//! played on, and `cargo xtask uci-elo` plays them again: it prints each level's measured Elo
+//! and, for an anchor that is off, the budget that would bring it to its label. A new network
+//! or search moves every level; replaying the table and moving the anchors' budgets is the
+//! whole recalibration.
 
 use std::sync::{Arc, Mutex};
 
@@ -28,77 +32,130 @@ use cutoff_board::Move;
 use cutoff_tt::MATE_IN_MAX_PLY;
 
 /// The lowest `UCI_Elo`.
-pub(crate) const MIN_ELO: i64 = 1320;
-/// The highest `UCI_Elo`: about Cutoff's full strength on the calibration scale.
-pub(crate) const MAX_ELO: i64 = 2200;
+pub const MIN_ELO: i64 = 1320;
+/// The highest `UCI_Elo`: Cutoff's full strength on the calibration scale, the plain search.
+pub const MAX_ELO: i64 = 2850;
 /// The default `UCI_Elo`.
-pub(crate) const DEFAULT_ELO: i64 = 1500;
+pub const DEFAULT_ELO: i64 = 1500;
 
-/// The node budget at [`MIN_ELO`].
-const MIN_NODES: f64 = 1400.0;
-/// The budget doubles every this many Elo.
-const ELO_PER_DOUBLING: f64 = 137.0;
-/// Where the budget starts doubling faster.
-const KNEE_ELO: i64 = 1800;
-/// The budget doubles every this many Elo above [`KNEE_ELO`].
-const ELO_PER_DOUBLING_ABOVE: f64 = 77.0;
-/// The temperature (centipawns) at [`MIN_ELO`].
-const MAX_TEMPERATURE: f64 = 85.0;
-/// The temperature the levels approach at the top.
-const MIN_TEMPERATURE: f64 = 3.0;
-/// The temperature's distance to [`MIN_TEMPERATURE`] halves every this many Elo.
-const TEMPERATURE_HALF_LIFE: f64 = 140.0;
 /// The blunder margin is `MARGIN_PER_TEMPERATURE * T + MARGIN_BASE` centipawns.
 const MARGIN_PER_TEMPERATURE: f64 = 2.5;
 /// See [`MARGIN_PER_TEMPERATURE`].
 const MARGIN_BASE: f64 = 40.0;
-/// How many lines a limited search looks at.
-pub(crate) const LINES: usize = 4;
 
-/// A playing level.
+/// One measured level of the calibration table.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Level {
+pub struct Anchor {
+    /// Its `UCI_Elo`.
+    pub elo: i64,
+    /// The node budget of one move. At [`MAX_ELO`] there is none: the figure there is about
+    /// what the full search spends on a move at 5+0.05 on one thread, which the levels just
+    /// below approach.
+    pub nodes: u64,
+    /// How many lines it searches and draws its move among (1: it plays the best line's move).
+    pub lines: usize,
+    /// The temperature of the draw, in centipawns (unused with one line).
+    pub temperature: f64,
+}
+
+/// The calibration table, by rising Elo: the first anchor is [`MIN_ELO`], the last
+/// [`MAX_ELO`]. `docs/strength.md` has the matches that set it.
+pub const ANCHORS: &[Anchor] = &[
+    Anchor { elo: MIN_ELO, nodes: 500, lines: 4, temperature: 85.0 },
+    Anchor { elo: 1400, nodes: 700, lines: 4, temperature: 58.0 },
+    Anchor { elo: 1600, nodes: 1_900, lines: 4, temperature: 23.5 },
+    Anchor { elo: 1800, nodes: 4_500, lines: 4, temperature: 10.6 },
+    Anchor { elo: 2000, nodes: 20_000, lines: 4, temperature: 5.8 },
+    Anchor { elo: 2200, nodes: 14_000, lines: 1, temperature: 0.0 },
+    Anchor { elo: 2400, nodes: 25_000, lines: 1, temperature: 0.0 },
+    Anchor { elo: 2600, nodes: 44_000, lines: 1, temperature: 0.0 },
+    Anchor { elo: MAX_ELO, nodes: 250_000, lines: 1, temperature: 0.0 },
+];
+
+/// A playing level: what a search at one `UCI_Elo` looks like.
+///
+/// ```
+/// use cutoff_uci::strength::{Level, MAX_ELO};
+///
+/// let level = Level::new(1800);
+/// assert_eq!(level.elo(), 1800);
+/// assert!(level.nodes() < Level::new(2400).nodes());
+/// assert!(Level::new(MAX_ELO).is_full_strength());
+/// assert_eq!(Level::new(5000), Level::new(MAX_ELO)); // clamped to the range
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Level {
     elo: i64,
+    nodes: u64,
+    lines: usize,
+    temperature: f64,
 }
 
 impl Level {
-    /// The level for `elo`, clamped to [`MIN_ELO`]..=[`MAX_ELO`].
-    pub(crate) fn new(elo: i64) -> Level {
-        Level { elo: elo.clamp(MIN_ELO, MAX_ELO) }
+    /// The level for `elo`, clamped to [`MIN_ELO`]..=[`MAX_ELO`], from the anchors around it.
+    pub fn new(elo: i64) -> Level {
+        let elo = elo.clamp(MIN_ELO, MAX_ELO);
+        let upper = ANCHORS.iter().position(|a| a.elo > elo).unwrap_or(ANCHORS.len() - 1).max(1);
+        let (a, b) = (ANCHORS[upper - 1], ANCHORS[upper]);
+        if elo >= b.elo {
+            return Level { elo, nodes: b.nodes, lines: b.lines, temperature: b.temperature };
+        }
+        let f = (elo - a.elo) as f64 / (b.elo - a.elo) as f64;
+        let nodes = if a.lines == b.lines {
+            a.nodes as f64 * (b.nodes as f64 / a.nodes as f64).powf(f)
+        } else {
+            // The anchor above searches fewer lines: a level short of it keeps the lower
+            // anchor's search, and gains Elo per doubling at the rate of the segment below.
+            let below = ANCHORS[upper.saturating_sub(2)];
+            let slope = (a.elo - below.elo) as f64 / (a.nodes as f64 / below.nodes as f64).log2();
+            a.nodes as f64 * 2f64.powf((elo - a.elo) as f64 / slope)
+        };
+        Level {
+            elo,
+            nodes: nodes.round() as u64,
+            lines: a.lines,
+            temperature: a.temperature + (b.temperature - a.temperature) * f,
+        }
     }
 
-    /// Whether this is the top level, [`MAX_ELO`]: full strength, with no budget, no extra
-    /// lines and no random choice (four lines and a near-certain best choice at full time
-    /// measured some 250 Elo weaker than the plain search, see `docs/strength.md`).
-    pub(crate) fn is_full_strength(self) -> bool {
+    /// Its `UCI_Elo`.
+    pub fn elo(self) -> i64 {
+        self.elo
+    }
+
+    /// Whether this is the top level, [`MAX_ELO`]: the full search, with no budget, no extra
+    /// lines and no draw.
+    pub fn is_full_strength(self) -> bool {
         self.elo >= MAX_ELO
     }
 
-    /// The node budget of one move.
-    pub(crate) fn nodes(self) -> u64 {
-        let below = (self.elo.min(KNEE_ELO) - MIN_ELO) as f64 / ELO_PER_DOUBLING;
-        let above = (self.elo - KNEE_ELO).max(0) as f64 / ELO_PER_DOUBLING_ABOVE;
-        (MIN_NODES * 2f64.powf(below + above)).round() as u64
+    /// The node budget of one move (at full strength, the anchor's nominal figure).
+    pub fn nodes(self) -> u64 {
+        self.nodes
+    }
+
+    /// How many lines it searches and draws its move among.
+    pub fn lines(self) -> usize {
+        self.lines
     }
 
     /// The temperature of the move choice, in centipawns.
-    fn temperature(self) -> f64 {
-        let above = (self.elo - MIN_ELO) as f64;
-        MIN_TEMPERATURE + (MAX_TEMPERATURE - MIN_TEMPERATURE) * 0.5f64.powf(above / TEMPERATURE_HALF_LIFE)
+    pub fn temperature(self) -> f64 {
+        self.temperature
     }
 
     /// The largest score loss a chosen move may have against the best, in centipawns.
-    pub(crate) fn margin(self) -> i32 {
-        (MARGIN_PER_TEMPERATURE * self.temperature() + MARGIN_BASE).round() as i32
+    pub fn margin(self) -> i32 {
+        (MARGIN_PER_TEMPERATURE * self.temperature + MARGIN_BASE).round() as i32
     }
 
     /// Picks a move among `lines` (first move and score of each searched line, any order).
     pub(crate) fn choose(self, lines: &[(Move, i32)], rng: &mut Rng) -> Option<Move> {
         let best = lines.iter().map(|&(_, s)| s).max()?;
-        if best >= MATE_IN_MAX_PLY {
+        if best >= MATE_IN_MAX_PLY || self.lines <= 1 || self.temperature <= 0.0 {
             return lines.iter().find(|&&(_, s)| s == best).map(|&(m, _)| m);
         }
-        let t = self.temperature();
+        let t = self.temperature;
         let candidates: Vec<(Move, f64)> = lines
             .iter()
             .filter(|&&(_, s)| best - s <= self.margin())
@@ -201,17 +258,46 @@ mod tests {
     }
 
     #[test]
-    fn budgets_and_margins_grow_and_shrink_with_the_level() {
-        let (low, mid, high) = (Level::new(MIN_ELO), Level::new(2000), Level::new(MAX_ELO));
-        assert_eq!(low.nodes(), 1400);
-        assert!(low.nodes() < mid.nodes() && mid.nodes() < high.nodes());
-        assert!(low.margin() > mid.margin() && mid.margin() > high.margin());
-        // No hung queen from 2400 up, hardly a hung rook at the lowest level.
-        assert!(Level::new(2400).margin() < 300, "{}", Level::new(2400).margin());
-        assert!(low.margin() < 500);
-        assert_eq!(Level::new(100), low);
-        assert_eq!(Level::new(9000), high);
-        assert!(high.is_full_strength() && !Level::new(MAX_ELO - 1).is_full_strength());
+    fn the_table_covers_the_range_in_order() {
+        assert_eq!(ANCHORS.first().map(|a| a.elo), Some(MIN_ELO));
+        assert_eq!(ANCHORS.last().map(|a| a.elo), Some(MAX_ELO));
+        for pair in ANCHORS.windows(2) {
+            assert!(pair[0].elo < pair[1].elo, "{pair:?}");
+            // More Elo is more nodes, or as many nodes and fewer lines to spend them on.
+            assert!(pair[0].lines > pair[1].lines || pair[0].nodes < pair[1].nodes, "{pair:?}");
+        }
+        for a in ANCHORS {
+            assert!(a.nodes > 0 && (1..=4).contains(&a.lines) && a.temperature >= 0.0, "{a:?}");
+            assert!(a.lines == 1 || a.temperature > 0.0, "{a:?}");
+        }
+    }
+
+    #[test]
+    fn levels_interpolate_between_anchors_and_clamp() {
+        for a in ANCHORS {
+            let level = Level::new(a.elo);
+            assert_eq!((level.nodes(), level.lines(), level.temperature()), (a.nodes, a.lines, a.temperature));
+        }
+        for pair in ANCHORS.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            let mid = Level::new((a.elo + b.elo) / 2);
+            if a.lines == b.lines {
+                assert!((a.nodes..=b.nodes).contains(&mid.nodes()), "{mid:?} between {a:?} and {b:?}");
+            }
+            assert_eq!(mid.lines(), a.lines);
+            // Within a segment the search only grows; the first level of the next one may
+            // search fewer nodes on fewer lines.
+            for elo in a.elo..b.elo - 1 {
+                let (x, y) = (Level::new(elo), Level::new(elo + 1));
+                assert!(x.nodes() <= y.nodes() && x.temperature() >= y.temperature(), "{x:?} {y:?}");
+            }
+        }
+        assert_eq!(Level::new(100), Level::new(MIN_ELO));
+        assert_eq!(Level::new(9000), Level::new(MAX_ELO));
+        assert!(Level::new(MAX_ELO).is_full_strength() && !Level::new(MAX_ELO - 1).is_full_strength());
+        // The margins: hardly a hung rook at the lowest level, never a hung queen from 1600 up.
+        assert!(Level::new(MIN_ELO).margin() < 500);
+        assert!((1600..MAX_ELO).all(|elo| Level::new(elo).margin() < 300));
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub mod score;
 mod settings;
 pub mod spsa;
 mod stats;
+pub mod uci_elo;
 
 use std::fs::File;
 use std::io::{BufWriter, Write as _};
