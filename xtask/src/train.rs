@@ -134,6 +134,19 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.5, value_parser = parse_share::<f32>)]
     pub lambda: f32,
 
+    /// The first epoch (from 1) whose target takes `--lambda` of the game result; the epochs
+    /// before it learn the search score alone. The results are noisy labels (most games are
+    /// decided by one side's mistake long after the position), so a late start lets the network
+    /// learn the scores first and the results only as a correction at the end.
+    #[arg(long, default_value_t = 1, value_name = "EPOCH",
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+    pub lambda_from_epoch: usize,
+
+    /// Decoupled weight decay (AdamW): each step shrinks every weight by `lr * DECAY` of
+    /// itself besides Adam's update. 0 is plain Adam.
+    #[arg(long, default_value_t = 0.0, value_name = "DECAY", value_parser = parse_share::<f32>)]
+    pub weight_decay: f32,
+
     /// The weight of the result in the validation target [default: `--lambda`]. A fixed value
     /// (1: how well the evaluation predicts results) compares networks trained with different
     /// `--lambda`.
@@ -833,13 +846,18 @@ impl Adam {
         Adam { m: vec![0.0; size], v: vec![0.0; size], t: 0 }
     }
 
-    fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
+    /// One step at learning rate `lr`; `decay` is AdamW's decoupled weight decay (0: Adam).
+    fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32, decay: f32) {
         self.t += 1;
         let c1 = 1.0 - Self::BETA1.powi(self.t);
         let c2 = 1.0 - Self::BETA2.powi(self.t);
+        let keep = 1.0 - lr * decay;
         for (((p, g), m), v) in params.iter_mut().zip(grad).zip(&mut self.m).zip(&mut self.v) {
             *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
             *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
+            if decay != 0.0 {
+                *p *= keep;
+            }
             *p -= lr * (*m / c1) / ((*v / c2).sqrt() + Self::EPSILON);
             *p = p.clamp(-CLIP, CLIP);
         }
@@ -1022,6 +1040,13 @@ fn run_identity(args: &TrainArgs, validation_lambda: f32) -> Identity {
     id.push("lr", args.lr);
     id.push("final-lr", args.final_lr);
     id.push("lambda", args.lambda);
+    // Named only when set, so that the checkpoints of runs from before these options resume.
+    if args.lambda_from_epoch != 1 {
+        id.push("lambda-from-epoch", args.lambda_from_epoch);
+    }
+    if args.weight_decay != 0.0 {
+        id.push("weight-decay", args.weight_decay);
+    }
     id.push("validation-lambda", validation_lambda);
     id.push("validation", args.validation);
     id.push("seed", args.seed);
@@ -1194,10 +1219,11 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         let epoch_started = Instant::now();
         let mut seen = 0usize;
         let mut stopping = false;
+        let lambda = if epoch >= args.lambda_from_epoch { args.lambda } else { 0.0 };
         for batch in training.chunks(args.batch).skip(done) {
             let lr = learning_rate(args.lr, args.final_lr, step, total_steps);
-            let (grad, error) = batch_gradient(&model, &data, batch, args.lambda, threads, &mut grads);
-            adam.step(&mut model.params, &grad, lr);
+            let (grad, error) = batch_gradient(&model, &data, batch, lambda, threads, &mut grads);
+            adam.step(&mut model.params, &grad, lr, args.weight_decay);
             model.after_step();
             train_error += error;
             step += 1;
@@ -1401,7 +1427,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
             let mut grads = ChunkGradient::for_model(&model);
             for _ in 0..20 {
                 let (grad, _) = batch_gradient(&model, &data, &set, 0.5, 1, &mut grads);
-                adam.step(&mut model.params, &grad, 0.01);
+                adam.step(&mut model.params, &grad, 0.01, 0.0);
                 model.after_step();
             }
             let network = model.quantise().into_network().unwrap();
@@ -1435,7 +1461,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         let before = loss(&model, &data, &set, 0.5, 1);
         for _ in 0..200 {
             let (grad, _) = batch_gradient(&model, &data, &set, 0.5, 2, &mut grads);
-            adam.step(&mut model.params, &grad, 0.01);
+            adam.step(&mut model.params, &grad, 0.01, 0.0);
             model.after_step();
         }
         let after = loss(&model, &data, &set, 0.5, 1);
@@ -1620,6 +1646,58 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
             assert!(start.params != first.params && start.adam_t > first.adam_t);
         }
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_result_enters_the_target_from_the_epoch_asked() {
+        let dir = scratch_dir("late-lambda");
+        let data = dir.join("data.epd");
+        fs::write(&data, EPD).unwrap();
+        let data = data.display().to_string();
+        let common = [
+            "--data",
+            &data,
+            "--validation-data",
+            &data,
+            "--hidden",
+            "16",
+            "--epochs",
+            "2",
+            "--batch",
+            "2",
+            "--lr",
+            "0.01",
+            "--threads",
+            "2",
+            "--plain",
+            "--validation-lambda",
+            "0",
+        ];
+        let out = |name: &str| dir.join(name).display().to_string();
+        let net = |name: &str, extra: &[&str]| {
+            train(&joined(&joined(&common, extra), &["--out", &out(name)])).unwrap();
+            fs::read(out(name)).unwrap()
+        };
+        let scores = net("scores.nnue", &["--lambda", "0"]);
+        // From an epoch past the last one, the results never enter: the scores' network.
+        assert!(net("never.nnue", &["--lambda", "1", "--lambda-from-epoch", "3"]) == scores);
+        // From the second epoch, the first is the scores' and the second differs.
+        let late = net("late.nnue", &["--lambda", "1", "--lambda-from-epoch", "2"]);
+        assert!(late != scores);
+        assert!(late != net("always.nnue", &["--lambda", "1"]));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn weight_decay_shrinks_each_weight_by_its_share_of_the_learning_rate() {
+        let mut params = vec![1.0f32, -0.5, 0.25];
+        let mut adam = Adam::new(params.len());
+        // A zero gradient moves nothing but the decay: each weight keeps 1 - 0.1 * 0.5 of itself.
+        adam.step(&mut params, &[0.0; 3], 0.1, 0.5);
+        assert_eq!(params, [0.95, -0.475, 0.2375]);
+        let mut plain = vec![1.0f32, -0.5, 0.25];
+        Adam::new(3).step(&mut plain, &[0.0; 3], 0.1, 0.0);
+        assert_eq!(plain, [1.0, -0.5, 0.25]);
     }
 
     #[test]
