@@ -314,11 +314,12 @@ fn selfplay(args: DatagenArgs) -> Result<(), String> {
     config.progress_interval = Duration::from_secs_f64(args.report_every.min(1e6));
     config.validate().map_err(|e| e.to_string())?;
     eprintln!(
-        "datagen: evaluation {} ({source}); {} games into {} on {} threads, {} nodes per move (hard {}), seed {}, {}",
+        "datagen: evaluation {} ({source}); {} games into {} on {} thread{}, {} nodes per move (hard {}), seed {}, {}",
         config.evaluation_name(),
         config.games,
         config.out_dir.display(),
         config.threads,
+        if config.threads == 1 { "" } else { "s" },
         config.soft_nodes,
         config.hard_nodes,
         config.seed,

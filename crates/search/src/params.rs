@@ -152,6 +152,11 @@ params! {
     /// Correction history: the largest weight of one update (out of 256), reached at this depth.
     CORRECTION_WEIGHT_MAX = 16, 4, 64, 3.0;
 
+    /// Fifty-move damping: the static evaluation loses this share (in percent) of itself at a
+    /// halfmove clock of 100, in proportion below it, so that a position that makes no progress
+    /// looks closer to the draw the rule will call. 0 leaves the evaluation as it is.
+    HALFMOVE_DAMPING = 0, 0, 80, 5.0;
+
     /// History pruning: the deepest (reduced) depth at which quiet moves with a bad history are skipped.
     HISTORY_PRUNING_MAX_DEPTH = 4, 1, 8, 0.5;
     /// History pruning: quiets whose history is below `-HISTORY_PRUNING_MARGIN · depth` are skipped.

@@ -570,9 +570,15 @@ impl Worker {
         picker.next(&self.histories)
     }
 
+    /// The static evaluation, damped toward 0 as the halfmove clock nears the fifty-move rule
+    /// ([`HALFMOVE_DAMPING`]).
     #[inline(always)]
     fn evaluate(&mut self, board: &Board) -> i32 {
-        self.eval.evaluate(board)
+        let raw = self.eval.evaluate(board);
+        match HALFMOVE_DAMPING.get() {
+            0 => raw,
+            damping => damped(raw, board.halfmove_clock(), damping),
+        }
     }
 
     /// A raw static evaluation corrected by the correction history (with the selective search
@@ -1535,5 +1541,29 @@ impl Worker {
             stats: self.stats,
             tbhits: sh.tb.hits.load(Ordering::Relaxed),
         })
+    }
+}
+
+/// `raw` less `damping` percent of itself at a halfmove clock of 100 (or more), in proportion
+/// below it.
+fn damped(raw: i32, clock: u16, damping: i32) -> i32 {
+    let clock = i64::from(clock.min(100));
+    // |raw| < 2^15 and the factor is at most 10,000: no overflow, and |result| <= |raw|.
+    (i64::from(raw) * (10_000 - i64::from(damping) * clock) / 10_000) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::damped;
+
+    #[test]
+    fn the_fifty_move_damping_takes_its_share_in_proportion_to_the_clock() {
+        assert_eq!(damped(200, 0, 50), 200);
+        assert_eq!(damped(200, 50, 50), 150);
+        assert_eq!(damped(200, 100, 50), 100);
+        assert_eq!(damped(200, 140, 50), 100, "the clock counts up to 100");
+        assert_eq!(damped(-200, 100, 50), -100);
+        assert_eq!(damped(-3, 100, 50), -1, "toward zero");
+        assert_eq!(damped(31_000, 100, 80), 6_200);
     }
 }
