@@ -61,6 +61,9 @@ const CLIP_OUTPUT: f32 = 1.0;
 /// Chunks per batch; their gradients are summed in this order (see the module docs).
 const CHUNKS: usize = 16;
 
+/// The running sums of the output layer (see [`Model::output`]): two AVX2 registers' worth.
+const LANES: usize = 16;
+
 /// The network's constants, as `cutoff-nnue` defines them, in `f32`.
 mod spec {
     /// Feature-weight and accumulator scale.
@@ -686,16 +689,19 @@ impl Model {
     fn output(&self, acc: &[f32], other: &[f32], bucket: usize) -> f32 {
         let w2 = self.w2(bucket);
         let n = self.hidden;
-        let mut out = self.b2()[bucket];
-        for (a, w) in acc.iter().zip(&w2[..n]) {
-            let c = a.clamp(0.0, 1.0);
-            out += c * c * w;
+        // `LANES` running sums, each over every `LANES`-th neuron, added at the end: one sum
+        // would chain all 2N additions one after another, which the compiler may not reorder
+        // into vector lanes itself (the hidden size is a multiple of 16).
+        let mut lanes = [0.0f32; LANES];
+        for (a, w) in [(acc, &w2[..n]), (other, &w2[n..])] {
+            for (a, w) in a.chunks_exact(LANES).zip(w.chunks_exact(LANES)) {
+                for ((sum, a), w) in lanes.iter_mut().zip(a).zip(w) {
+                    let c = a.clamp(0.0, 1.0);
+                    *sum += c * c * w;
+                }
+            }
         }
-        for (a, w) in other.iter().zip(&w2[n..]) {
-            let c = a.clamp(0.0, 1.0);
-            out += c * c * w;
-        }
-        out
+        self.b2()[bucket] + lanes.iter().sum::<f32>()
     }
 
     /// Adds the loss gradient of one position to `grad`; returns its squared error.
@@ -714,14 +720,21 @@ impl Model {
         let (g_w2, g_b2) = rest.split_at_mut(self.buckets * 2 * n);
         let g_w2 = &mut g_w2[bucket * 2 * n..(bucket + 1) * 2 * n];
         g_b2[bucket] += d_out;
-        for j in 0..n {
-            let (a, o) = (acc[j], other[j]);
-            let (ca, co) = (a.clamp(0.0, 1.0), o.clamp(0.0, 1.0));
-            g_w2[j] += d_out * ca * ca;
-            g_w2[n + j] += d_out * co * co;
-            d_acc[j] = if a > 0.0 && a < 1.0 { d_out * w2[j] * 2.0 * a } else { 0.0 };
-            d_other[j] = if o > 0.0 && o < 1.0 { d_out * w2[n + j] * 2.0 * o } else { 0.0 };
-            g_b1[j] += d_acc[j] + d_other[j];
+        let (g_w2_own, g_w2_other) = g_w2.split_at_mut(n);
+        let (w2_own, w2_other) = w2.split_at(n);
+        // One perspective's output weights and accumulator give its share of `W2`'s gradient
+        // and the gradient at its accumulator.
+        let side = |acc: &[f32], w2: &[f32], g_w2: &mut [f32], d: &mut [f32]| {
+            for (((&a, &w), g), d) in acc.iter().zip(w2).zip(g_w2.iter_mut()).zip(d.iter_mut()) {
+                let c = a.clamp(0.0, 1.0);
+                *g += d_out * c * c;
+                *d = if a > 0.0 && a < 1.0 { d_out * w * 2.0 * a } else { 0.0 };
+            }
+        };
+        side(acc, w2_own, g_w2_own, d_acc);
+        side(other, w2_other, g_w2_other, d_other);
+        for ((g, a), o) in g_b1.iter_mut().zip(d_acc.iter()).zip(d_other.iter()) {
+            *g += a + o;
         }
         for &[f, g] in features {
             for (w, d) in g_w1[f as usize * n..][..n].iter_mut().zip(d_acc.iter()) {
