@@ -1596,6 +1596,27 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         a.iter().chain(b).copied().collect()
     }
 
+    /// The arguments of a small run on `data` (trained and validated on it, N 16, batches of 2).
+    fn small_run<'a>(data: &'a str, epochs: &'a str) -> Vec<&'a str> {
+        vec![
+            "--data",
+            data,
+            "--validation-data",
+            data,
+            "--hidden",
+            "16",
+            "--epochs",
+            epochs,
+            "--batch",
+            "2",
+            "--lr",
+            "0.01",
+            "--threads",
+            "2",
+            "--plain",
+        ]
+    }
+
     /// Runs `cargo xtask train` with these arguments.
     fn train(args: &[&str]) -> Result<ExitCode> {
         #[derive(clap::Parser)]
@@ -1618,27 +1639,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
             ("plain", &["--output-buckets", "8", "--mirror"][..]),
             ("factorised", &["--king-buckets", "4", "--factorise", "--output-buckets", "2"][..]),
         ] {
-            let common: Vec<&str> = [
-                "--data",
-                &data,
-                "--validation-data",
-                &data,
-                "--hidden",
-                "16",
-                "--epochs",
-                "3",
-                "--batch",
-                "2",
-                "--lr",
-                "0.01",
-                "--threads",
-                "2",
-                "--plain",
-            ]
-            .iter()
-            .copied()
-            .chain(shape.iter().copied())
-            .collect();
+            let common = joined(&small_run(&data, "3"), shape);
             let (full, split) = (path(&format!("{name}-full.nnue")), path(&format!("{name}-split.nnue")));
             let checkpoint = format!("{split}.ckpt");
             train(&joined(&common, &["--out", &full])).unwrap();
@@ -1667,25 +1668,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         let data = dir.join("data.epd");
         fs::write(&data, EPD).unwrap();
         let data = data.display().to_string();
-        let common = [
-            "--data",
-            &data,
-            "--validation-data",
-            &data,
-            "--hidden",
-            "16",
-            "--epochs",
-            "2",
-            "--batch",
-            "2",
-            "--lr",
-            "0.01",
-            "--threads",
-            "2",
-            "--plain",
-            "--validation-lambda",
-            "0",
-        ];
+        let common = joined(&small_run(&data, "2"), &["--validation-lambda", "0"]);
         let out = |name: &str| dir.join(name).display().to_string();
         let net = |name: &str, extra: &[&str]| {
             train(&joined(&joined(&common, extra), &["--out", &out(name)])).unwrap();
