@@ -18,6 +18,7 @@ mod train;
 mod tune;
 mod util;
 mod wdl;
+mod widen;
 
 use std::process::ExitCode;
 
@@ -106,6 +107,9 @@ enum Command {
     /// Build the release archives for Linux x86-64 (x86-64, x86-64-v2, x86-64-v3,
     /// x86-64-v4: binary, README, licences, SHA-256 list) and bench each level.
     Dist(dist::DistArgs),
+    /// Write a network with a wider hidden layer whose new neurons are zero: the same
+    /// evaluation, so `cutoff bench --evalfile` measures what the width alone costs.
+    Widen(widen::WidenArgs),
 }
 
 fn main() -> ExitCode {
@@ -127,6 +131,7 @@ fn main() -> ExitCode {
         Command::EvalBias(args) => release(evalbias::run, &args),
         Command::Labels(args) => release(labels::run, &args),
         Command::Dist(args) => dist::run(&args),
+        Command::Widen(args) => widen::run(&args),
     };
     match result {
         Ok(code) => code,
