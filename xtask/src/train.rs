@@ -860,26 +860,37 @@ impl Adam {
     }
 
     /// One step at learning rate `lr`; `decay` is AdamW's decoupled weight decay (0: Adam).
-    fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32, decay: f32) {
+    /// Each weight's update is its own, so `threads` share the weights in parts.
+    fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32, decay: f32, threads: usize) {
         self.t += 1;
         let c1 = 1.0 - Self::BETA1.powi(self.t);
         let c2 = 1.0 - Self::BETA2.powi(self.t);
         let keep = 1.0 - lr * decay;
-        for (((p, g), m), v) in params.iter_mut().zip(grad).zip(&mut self.m).zip(&mut self.v) {
-            *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
-            *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
-            if decay != 0.0 {
-                *p *= keep;
+        let per = params.len().div_ceil(threads.max(1)).max(1);
+        std::thread::scope(|s| {
+            let parts =
+                params.chunks_mut(per).zip(grad.chunks(per)).zip(self.m.chunks_mut(per).zip(self.v.chunks_mut(per)));
+            for ((params, grad), (m, v)) in parts {
+                s.spawn(move || {
+                    for (((p, g), m), v) in params.iter_mut().zip(grad).zip(m).zip(v) {
+                        *m = Self::BETA1 * *m + (1.0 - Self::BETA1) * g;
+                        *v = Self::BETA2 * *v + (1.0 - Self::BETA2) * g * g;
+                        if decay != 0.0 {
+                            *p *= keep;
+                        }
+                        *p -= lr * (*m / c1) / ((*v / c2).sqrt() + Self::EPSILON);
+                        *p = p.clamp(-CLIP, CLIP);
+                    }
+                });
             }
-            *p -= lr * (*m / c1) / ((*v / c2).sqrt() + Self::EPSILON);
-            *p = p.clamp(-CLIP, CLIP);
-        }
+        });
     }
 }
 
 /// One chunk's gradient, kept sparse in `W1`: a position adds to the `W1` rows of its ~30
-/// features only, so the buffer records which rows it wrote (`rows`), and only those are
-/// summed into the batch's gradient and cleared for the next batch. The rest of the buffer
+/// features only, so the buffer records which rows it wrote (`touched`, and the list
+/// `rows`), and only those are summed into the batch's gradient and cleared for the next
+/// batch. The rest of the buffer
 /// (`b1`, `W2`, `b2`) is dense. With king buckets `W1` has `K` times the rows while a chunk
 /// still touches a few thousand of them, so clearing and summing whole buffers
 /// (`CHUNKS` × the model's size a batch) would cost more than the positions themselves.
@@ -925,21 +936,6 @@ impl ChunkGradient {
         self.rows.clear();
         self.grad[b1_start..].fill(0.0);
     }
-
-    /// Adds this chunk's gradient to `total`: the touched rows of `W1` and the dense rest.
-    /// Rows it did not touch hold `+0.0`, whose addition would change nothing (a sum that
-    /// starts at `+0.0` is never `-0.0`), so the result is bit for bit the dense sum's.
-    fn add_to(&self, total: &mut [f32], hidden: usize, b1_start: usize) {
-        for &row in &self.rows {
-            let at = row as usize * hidden;
-            for (t, x) in total[at..at + hidden].iter_mut().zip(&self.grad[at..at + hidden]) {
-                *t += x;
-            }
-        }
-        for (t, x) in total[b1_start..].iter_mut().zip(&self.grad[b1_start..]) {
-            *t += x;
-        }
-    }
 }
 
 /// The gradient (mean over the batch) and summed squared error of `batch`, in `CHUNKS` fixed
@@ -982,13 +978,44 @@ fn batch_gradient(
         }
     });
     let mut total = vec![0.0f32; model.params.len()];
-    for g in grads.iter().take(chunks.len()) {
-        g.add_to(&mut total, hidden, b1_start);
+    let used = &grads[..chunks.len()];
+    // The rows of `W1` are summed by `threads` in parallel, each its own rows; every entry still
+    // takes the chunks in order.
+    let (w1_total, rest) = total.split_at_mut(b1_start);
+    let rows_per_thread = model.inputs().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|s| {
+        for (part, rows) in w1_total.chunks_mut(rows_per_thread * hidden).zip((0..).step_by(rows_per_thread)) {
+            s.spawn(move || {
+                for (row, out) in (rows..).zip(part.chunks_exact_mut(hidden)) {
+                    for g in used.iter().filter(|g| g.touched[row]) {
+                        for (t, x) in out.iter_mut().zip(&g.grad[row * hidden..][..hidden]) {
+                            *t += x;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    for g in used {
+        for (t, x) in rest.iter_mut().zip(&g.grad[b1_start..]) {
+            *t += x;
+        }
     }
     model.add_factor_gradient(&mut total);
     let scale = 1.0 / batch.len() as f32;
-    total.iter_mut().for_each(|t| *t *= scale);
+    for_each_part(&mut total, threads, |part| part.iter_mut().for_each(|t| *t *= scale));
     (total, errors.iter().sum())
+}
+
+/// Runs `f` on `threads` parts of `values` in parallel.
+fn for_each_part(values: &mut [f32], threads: usize, f: impl Fn(&mut [f32]) + Sync) {
+    let per = values.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|s| {
+        for part in values.chunks_mut(per) {
+            let f = &f;
+            s.spawn(move || f(part));
+        }
+    });
 }
 
 /// Mean loss of the hand-crafted evaluation on `data`, with the network's target and scale.
@@ -1236,7 +1263,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         for batch in training.chunks(args.batch).skip(done) {
             let lr = learning_rate(args.lr, args.final_lr, step, total_steps);
             let (grad, error) = batch_gradient(&model, &data, batch, lambda, threads, &mut grads);
-            adam.step(&mut model.params, &grad, lr, args.weight_decay);
+            adam.step(&mut model.params, &grad, lr, args.weight_decay, threads);
             model.after_step();
             train_error += error;
             step += 1;
@@ -1440,7 +1467,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
             let mut grads = ChunkGradient::for_model(&model);
             for _ in 0..20 {
                 let (grad, _) = batch_gradient(&model, &data, &set, 0.5, 1, &mut grads);
-                adam.step(&mut model.params, &grad, 0.01, 0.0);
+                adam.step(&mut model.params, &grad, 0.01, 0.0, 1);
                 model.after_step();
             }
             let network = model.quantise().into_network().unwrap();
@@ -1474,7 +1501,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         let before = loss(&model, &data, &set, 0.5, 1);
         for _ in 0..200 {
             let (grad, _) = batch_gradient(&model, &data, &set, 0.5, 2, &mut grads);
-            adam.step(&mut model.params, &grad, 0.01, 0.0);
+            adam.step(&mut model.params, &grad, 0.01, 0.0, 1);
             model.after_step();
         }
         let after = loss(&model, &data, &set, 0.5, 1);
@@ -1689,10 +1716,10 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         let mut params = vec![1.0f32, -0.5, 0.25];
         let mut adam = Adam::new(params.len());
         // A zero gradient moves nothing but the decay: each weight keeps 1 - 0.1 * 0.5 of itself.
-        adam.step(&mut params, &[0.0; 3], 0.1, 0.5);
+        adam.step(&mut params, &[0.0; 3], 0.1, 0.5, 2);
         assert_eq!(params, [0.95, -0.475, 0.2375]);
         let mut plain = vec![1.0f32, -0.5, 0.25];
-        Adam::new(3).step(&mut plain, &[0.0; 3], 0.1, 0.0);
+        Adam::new(3).step(&mut plain, &[0.0; 3], 0.1, 0.0, 1);
         assert_eq!(plain, [1.0, -0.5, 0.25]);
     }
 
@@ -1794,6 +1821,17 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         let (three, e3) = batch_gradient(&model, &data, &set, 0.5, 3, &mut grads);
         assert_eq!(one, three);
         assert_eq!(e1, e3);
+        // Nor do Adam's steps (AdamW here, to cover the decay too).
+        let steps = |threads| {
+            let (mut params, mut adam) = (model.params.clone(), Adam::new(model.params.len()));
+            for _ in 0..2 {
+                adam.step(&mut params, &one, 0.01, 0.1, threads);
+            }
+            params
+        };
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&steps(1)), bits(&steps(3)));
+        assert_ne!(bits(&steps(1)), bits(&model.params));
     }
 
     #[test]
