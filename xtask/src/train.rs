@@ -890,9 +890,10 @@ impl Adam {
 /// One chunk's gradient, kept sparse in `W1`: a position adds to the `W1` rows of its ~30
 /// features only, so the buffer records which rows it wrote (`touched`, and the list
 /// `rows`), and only those are summed into the batch's gradient and cleared for the next
-/// batch. The rest of the buffer
-/// (`b1`, `W2`, `b2`) is dense. With king buckets `W1` has `K` times the rows while a chunk
-/// still touches a few thousand of them, so clearing and summing whole buffers
+/// batch. Rows it did not touch hold `+0.0`, whose addition would change nothing (a sum that
+/// starts at `+0.0` is never `-0.0`), so the sum is bit for bit the dense one. The rest of the
+/// buffer (`b1`, `W2`, `b2`) is dense. With king buckets `W1` has `K` times the rows while a
+/// chunk still touches a few thousand of them, so clearing and summing whole buffers
 /// (`CHUNKS` × the model's size a batch) would cost more than the positions themselves.
 #[derive(Clone, Debug)]
 struct ChunkGradient {
