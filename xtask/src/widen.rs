@@ -34,6 +34,15 @@ fn widen(network: &Network, hidden: usize) -> Result<Network> {
     if hidden < n {
         return Err(format!("--hidden {hidden} is narrower than the network's {n} neurons").into());
     }
+    // Checked before the weights are allocated for it.
+    if hidden > cutoff_nnue::MAX_HIDDEN || !hidden.is_multiple_of(cutoff_nnue::HIDDEN_STEP) {
+        return Err(format!(
+            "--hidden {hidden} is not a multiple of {} up to {}",
+            cutoff_nnue::HIDDEN_STEP,
+            cutoff_nnue::MAX_HIDDEN
+        )
+        .into());
+    }
     let mut feature_weights = vec![0i16; network.king_buckets().inputs() * hidden];
     for (wide, row) in feature_weights.chunks_exact_mut(hidden).zip(network.feature_weights().chunks_exact(n)) {
         wide[..n].copy_from_slice(row);
@@ -95,7 +104,9 @@ mod tests {
     }
 
     #[test]
-    fn narrowing_is_refused() {
-        assert!(widen(&net9(), 256).is_err());
+    fn narrowing_and_sizes_the_engine_cannot_read_are_refused() {
+        for hidden in [256, 520, 1040, usize::MAX] {
+            assert!(widen(&net9(), hidden).is_err(), "{hidden}");
+        }
     }
 }
