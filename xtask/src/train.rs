@@ -724,9 +724,9 @@ impl Model {
         error
     }
 
-    /// [`Model::backward`] but for `W1`: adds the gradient of `b1`, `W2` and `b2` to `grad`,
-    /// leaves the gradient at both accumulators in `d` (which `W1`'s rows of the features
-    /// receive) and returns the squared error. `acc` is scratch space.
+    /// One position's pass but for `W1`'s gradient: adds the gradient of `b1`, `W2` and `b2`
+    /// to `grad`, leaves the gradient at both accumulators in `d` (which `W1`'s rows of the
+    /// features receive) and returns the squared error. `acc` is scratch space.
     fn backward_dense(
         &self,
         features: &[[u16; 2]],
@@ -963,7 +963,7 @@ impl ChunkGradient {
 /// it, `ROW_SLICE` neurons at a time in registers. The chunk's gradient rows are thus read and
 /// written once a group instead of once a feature, while the group's accumulator gradients
 /// (`capacity` × 2 × N floats) stay in the L2. Each row still receives its additions in the
-/// order of [`Model::backward`] (position by position, and in a position feature by feature,
+/// order of the per-position pass (position by position, and in a position feature by feature,
 /// its own side before the other), so the sums are the same bit for bit.
 struct GroupGradient {
     hidden: usize,
@@ -971,7 +971,7 @@ struct GroupGradient {
     capacity: usize,
     /// The gradient at both accumulators of each position in the group: `2 × slot + side`.
     d: Vec<f32>,
-    /// `(row, source)` in the order [`Model::backward`] adds them; `source` indexes `d`.
+    /// `(row, source)` in the order the per-position pass adds them; `source` indexes `d`.
     adds: Vec<(u16, u16)>,
     /// Per `W1` row, while [`GroupGradient::add_to`] sorts: how many of `adds` go to it, then
     /// where its sources start in `sources`; zero between groups.
