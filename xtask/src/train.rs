@@ -404,6 +404,19 @@ impl Dataset {
     }
 }
 
+/// Names the data files for the first progress line: all of them when they are few, else the
+/// count, the first and the last, each path as given (the sets are told apart by their folders,
+/// their files all being named `games-N.bin`).
+fn describe_files(files: &[PathBuf]) -> String {
+    let shown: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    match shown.as_slice() {
+        [] => "no files".into(),
+        [one] => one.clone(),
+        [first, .., last] if shown.len() > 4 => format!("{} files ({first}, ..., {last})", shown.len()),
+        all => format!("{} files ({})", all.len(), all.join(", ")),
+    }
+}
+
 /// What [`load`] read from one file: its part of a run's identity (see [`checkpoint`]).
 #[derive(Clone, Debug, PartialEq)]
 struct FileInfo {
@@ -1308,16 +1321,21 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
             return Err(CheckpointError::OtherRun(path.clone(), differences).into());
         }
     }
-    let names: Vec<&str> = file_infos.iter().chain(&validation_infos).map(|f| f.name.as_str()).collect();
 
     let mut rng = Rng::new(args.seed);
     eprintln!(
-        "train: {} positions from {} in {:.1} s; {} training, {} validation; ({} x 768 -> {}) x 2 -> {}{}{}, {} threads",
-        data.len() + validation_set.len(),
-        names.join(", "),
+        "train: {} training positions from {}, {} validation positions from {}, read in {:.1} s; {} training samples{}; ({} x 768 -> {}) x 2 -> {}{}{}, {} threads",
+        data.len(),
+        describe_files(&files),
+        validation_set.len(),
+        if args.validation_data.is_empty() {
+            format!("{:.1} % of the games", args.validation * 100.0)
+        } else {
+            describe_files(&args.validation_data)
+        },
         started.elapsed().as_secs_f64(),
         training.len(),
-        validation.len(),
+        if args.mirror { " (with the mirrored positions)" } else { "" },
         args.king_buckets.count(),
         args.hidden,
         args.output_buckets,
@@ -1529,6 +1547,19 @@ r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - c9 \"1-0\"; ce 35;
 r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
 4k3/8/8/8/8/8/4P3/4K3 w - - c9 \"1/2-1/2\";
 ";
+
+    #[test]
+    fn the_first_line_names_few_files_and_summarises_many() {
+        let paths = |n: usize| (0..n).map(|i| PathBuf::from(format!("set-{i}/games-0.bin"))).collect::<Vec<_>>();
+        assert_eq!(describe_files(&[]), "no files");
+        assert_eq!(describe_files(&paths(1)), "set-0/games-0.bin");
+        assert_eq!(describe_files(&paths(2)), "2 files (set-0/games-0.bin, set-1/games-0.bin)");
+        assert_eq!(
+            describe_files(&paths(4)),
+            "4 files (set-0/games-0.bin, set-1/games-0.bin, set-2/games-0.bin, set-3/games-0.bin)"
+        );
+        assert_eq!(describe_files(&paths(113)), "113 files (set-0/games-0.bin, ..., set-112/games-0.bin)");
+    }
 
     fn dataset() -> Dataset {
         dataset_of(KingBuckets::NONE)
