@@ -362,7 +362,7 @@ fn run_suite(
     let start = Instant::now();
     let nodes_before = node_counter.load(Ordering::Relaxed);
     // Positions with nothing left to check are done at once.
-    progress.display.inc((report.lines - jobs.len()) as u64);
+    progress.display.skip((report.lines - jobs.len()) as u64);
     let next = AtomicUsize::new(0);
     thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<JobResult>();

@@ -50,6 +50,8 @@ struct PlainLog {
     last_done: u64,
     last_message: String,
     printed: bool,
+    /// Items done before this run started ([`Progress::skip`]): they do not count in its rate.
+    skipped: u64,
 }
 
 impl Progress {
@@ -65,6 +67,7 @@ impl Progress {
                 last_done: 0,
                 last_message: String::new(),
                 printed: false,
+                skipped: 0,
             })
         } else {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
@@ -101,13 +104,31 @@ impl Progress {
         }
     }
 
+    /// Marks `n` items done by an earlier run that this one continues (a resumed training, a
+    /// perft suite or tuning run picked up again), so that the time left is estimated from this
+    /// run's own rate.
+    pub fn skip(&mut self, n: u64) {
+        match &mut self.output {
+            Output::Bar(bar) => {
+                bar.inc(n);
+                bar.reset_eta();
+            }
+            Output::Plain(log) => log.skipped += n,
+        }
+        self.inc_plain(n);
+    }
+
     /// Marks `n` more items done (and prints a plain line if one is due).
     pub fn inc(&mut self, n: u64) {
-        self.done += n;
-        match &mut self.output {
-            Output::Bar(bar) => bar.inc(n),
-            Output::Plain(_) => self.tick(),
+        if let Output::Bar(bar) = &self.output {
+            bar.inc(n);
         }
+        self.inc_plain(n);
+    }
+
+    fn inc_plain(&mut self, n: u64) {
+        self.done += n;
+        self.tick();
     }
 
     /// Prints a plain line if one is due: a tenth of the items done since the last one, or
@@ -146,7 +167,9 @@ impl Progress {
 
     fn print_plain(&mut self) {
         let Output::Plain(log) = &mut self.output else { return };
-        let line = plain_line(&log.label, self.done, self.total, &self.message, log.start.elapsed());
+        let elapsed = log.start.elapsed();
+        let left = time_left(self.done.saturating_sub(log.skipped), self.total.saturating_sub(self.done), elapsed);
+        let line = plain_line(&log.label, self.done, self.total, &self.message, elapsed, left);
         // Progress is best effort: a closed stderr must not stop the run.
         let _ = writeln!(std::io::stderr().lock(), "{line}");
         log.last_time = Instant::now();
@@ -156,11 +179,26 @@ impl Progress {
     }
 }
 
-/// One plain status line: `perft: [ 12/100] standard, 1.2e9 nodes (35 s)`.
-pub fn plain_line(label: &str, done: u64, total: u64, message: &str, elapsed: Duration) -> String {
+/// One plain status line: `perft: [ 12/100] standard, 1.2e9 nodes (35 s, 257 s left)`; the
+/// time left is left out while unknown.
+pub fn plain_line(
+    label: &str,
+    done: u64,
+    total: u64,
+    message: &str,
+    elapsed: Duration,
+    left: Option<Duration>,
+) -> String {
     let width = total.to_string().len();
     let separator = if message.is_empty() { "" } else { " " };
-    format!("{label}: [{done:>width$}/{total}]{separator}{message} ({:.0} s)", elapsed.as_secs_f64())
+    let left = left.map(|left| format!(", {:.0} s left", left.as_secs_f64())).unwrap_or_default();
+    format!("{label}: [{done:>width$}/{total}]{separator}{message} ({:.0} s{left})", elapsed.as_secs_f64())
+}
+
+/// The time the `remaining` items should take at the rate of the `done` ones in `elapsed`;
+/// unknown before the first one (and when nothing is left, no estimate is needed).
+fn time_left(done: u64, remaining: u64, elapsed: Duration) -> Option<Duration> {
+    (done > 0 && remaining > 0).then(|| elapsed.mul_f64(remaining as f64 / done as f64))
 }
 
 #[cfg(test)]
@@ -170,10 +208,14 @@ mod tests {
     #[test]
     fn plain_lines() {
         assert_eq!(
-            plain_line("perft", 7, 120, "standard", Duration::from_millis(35_400)),
+            plain_line("perft", 7, 120, "standard", Duration::from_millis(35_400), None),
             "perft: [  7/120] standard (35 s)"
         );
-        assert_eq!(plain_line("match", 10, 10, "", Duration::ZERO), "match: [10/10] (0 s)");
+        assert_eq!(plain_line("match", 10, 10, "", Duration::ZERO, None), "match: [10/10] (0 s)");
+        assert_eq!(
+            plain_line("train", 30, 120, "", Duration::from_secs(60), Some(Duration::from_secs(180))),
+            "train: [ 30/120] (60 s, 180 s left)"
+        );
     }
 
     #[test]
@@ -198,5 +240,20 @@ mod tests {
         }
         assert_eq!(printed(&progress), (true, 20));
         progress.finish();
+    }
+
+    #[test]
+    fn the_time_left_comes_from_this_runs_rate() {
+        assert_eq!(time_left(0, 10, Duration::from_secs(5)), None);
+        assert_eq!(time_left(10, 0, Duration::from_secs(5)), None);
+        assert_eq!(time_left(10, 30, Duration::from_secs(60)), Some(Duration::from_secs(180)));
+        // Items an earlier run did count as done but not toward the rate.
+        let mut progress = Progress::new("test", 100, true);
+        progress.skip(40);
+        progress.inc(10);
+        assert_eq!(progress.done(), 50);
+        let Output::Plain(log) = &progress.output else { unreachable!("plain mode") };
+        assert_eq!(log.skipped, 40);
+        assert_eq!((log.printed, log.last_done), (true, 50));
     }
 }

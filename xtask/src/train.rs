@@ -1403,7 +1403,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         rng.shuffle(&mut training);
     }
     let mut progress = Progress::new("train", total_steps as u64, progress::plain_wanted(args.plain));
-    progress.inc(step as u64);
+    progress.skip(step as u64);
     let interval = std::time::Duration::from_secs(args.checkpoint_minutes.saturating_mul(60));
     let mut last_checkpoint = Instant::now();
     let mut steps_here = 0u64;

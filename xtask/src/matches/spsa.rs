@@ -381,7 +381,7 @@ pub fn run(args: &SpsaArgs) -> Result<ExitCode> {
     let stop = AtomicBool::new(false);
     let started = Instant::now();
     let mut progress = Progress::new("spsa", u64::from(iterations), progress::plain_wanted(args.plain));
-    progress.inc(u64::from(first));
+    progress.skip(u64::from(first));
     let mut write_error = None;
 
     thread::scope(|scope| {
