@@ -52,7 +52,7 @@ enum Command {
     },
     /// Generate training data by self-play (games in Cutoff's binary game format), or convert
     /// or inspect such data. Progress goes to stderr.
-    Datagen(DatagenArgs),
+    Datagen(Box<DatagenArgs>),
 }
 
 /// The evaluation of `cutoff bench --eval` and `cutoff datagen --eval`.
@@ -162,6 +162,23 @@ enum DatagenAction {
         #[arg(long)]
         force: bool,
     },
+    /// Split a game file after its first N games, into two files of the same encoding whose
+    /// games, one after the other, are the input's (to cut a run to the size a set may have).
+    /// Both outputs are read back and compared with the input game by game.
+    Split {
+        /// The game file to read (either encoding; every game must be whole).
+        input: PathBuf,
+        /// How many games go to the first output; the rest go to the second.
+        #[arg(long)]
+        games: u64,
+        /// The file for the first `--games` games.
+        head: PathBuf,
+        /// The file for the games after them.
+        tail: PathBuf,
+        /// Overwrite the outputs if they exist.
+        #[arg(long)]
+        force: bool,
+    },
     /// Read game files (checking every game) and print what they hold.
     Info {
         /// The game files.
@@ -248,7 +265,7 @@ fn run() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Perft { depth, fen, chess960 }) => perft(depth, fen.as_deref().unwrap_or(STARTPOS_FEN), chess960),
-        Some(Command::Datagen(args)) => match datagen(args) {
+        Some(Command::Datagen(args)) => match datagen(*args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
                 eprintln!("error: {message}");
@@ -262,6 +279,7 @@ fn datagen(args: DatagenArgs) -> Result<(), String> {
     match args.action {
         Some(DatagenAction::Convert { epd, out, chess960, force }) => convert_epd(&epd, &out, chess960, force),
         Some(DatagenAction::Info { files }) => datagen_info(&files),
+        Some(DatagenAction::Split { input, games, head, tail, force }) => split(&input, games, &head, &tail, force),
         Some(DatagenAction::Compact { input, output, plain, force }) => {
             let encoding = if plain { cutoff_datagen::Encoding::Plain } else { cutoff_datagen::Encoding::Compact };
             recode(&input, &output, encoding, force)
@@ -447,6 +465,96 @@ fn recode(
         size(input),
         output.display(),
         size(output),
+        encoding.version()
+    );
+    Ok(())
+}
+
+/// `cutoff datagen split`: the first `games` games of `input` to `head`, the rest to `tail`,
+/// each through a `.partial` file renamed once both read back as the input's games.
+fn split(
+    input: &std::path::Path,
+    games: u64,
+    head: &std::path::Path,
+    tail: &std::path::Path,
+    force: bool,
+) -> Result<(), String> {
+    use cutoff_datagen::{GameReader, GameWriter};
+    use std::io::{BufReader, BufWriter};
+    let open = |path: &std::path::Path| {
+        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        GameReader::new(BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    let reader = open(input)?;
+    let encoding = reader.encoding();
+    if head == tail || same_file(head, tail) {
+        return Err(format!("{}: the two outputs are one file", tail.display()));
+    }
+    for output in [head, tail] {
+        if same_file(input, output) {
+            return Err(format!("{}: the output is the input", output.display()));
+        }
+        if output.exists() && !force {
+            return Err(format!("{} exists (--force to overwrite it)", output.display()));
+        }
+    }
+    let partial = |path: &std::path::Path| {
+        let mut name = path.as_os_str().to_owned();
+        name.push(".partial");
+        PathBuf::from(name)
+    };
+    let partials = [partial(head), partial(tail)];
+    let result = (|| {
+        let mut writers = Vec::new();
+        for path in &partials {
+            let file = BufWriter::new(create_output(path, true)?);
+            writers.push(GameWriter::with_encoding(file, encoding).map_err(|e| format!("{}: {e}", path.display()))?);
+        }
+        let mut read = 0u64;
+        for game in reader {
+            let game = game.map_err(|e| format!("{}: {e}", input.display()))?;
+            let side = usize::from(read >= games);
+            writers[side].write_game(&game).map_err(|e| format!("{}: {e}", partials[side].display()))?;
+            read += 1;
+        }
+        if read < games {
+            return Err(format!("{}: holds {read} games, fewer than --games {games}", input.display()));
+        }
+        for (writer, path) in writers.into_iter().zip(&partials) {
+            let file = writer.into_inner().into_inner().map_err(|e| format!("{}: {e}", path.display()))?;
+            file.sync_all().map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        // Read back: the head's games and then the tail's must be the input's.
+        let mut before = open(input)?;
+        for path in &partials {
+            for after in open(path)? {
+                match (before.next(), after) {
+                    (Some(Ok(a)), Ok(b)) if a == b => {}
+                    (Some(Err(e)), _) => return Err(format!("{}: reading it again: {e}", input.display())),
+                    (_, Err(e)) => return Err(format!("{}: reading it back: {e}", path.display())),
+                    _ => return Err(format!("{}: reads back differently from {}", path.display(), input.display())),
+                }
+            }
+        }
+        if before.next().is_some() {
+            return Err(format!("{}: the two outputs hold fewer games than it", input.display()));
+        }
+        for (path, output) in partials.iter().zip([head, tail]) {
+            std::fs::rename(path, output).map_err(|e| format!("{}: {e}", output.display()))?;
+        }
+        Ok(read)
+    })();
+    let read = result.inspect_err(|_| {
+        for path in &partials {
+            let _ = std::fs::remove_file(path);
+        }
+    })?;
+    eprintln!(
+        "{read} games: {} -> {games} in {}, {} in {} (version {}), read back and identical",
+        input.display(),
+        head.display(),
+        read - games,
+        tail.display(),
         encoding.version()
     );
     Ok(())

@@ -214,6 +214,40 @@ fn datagen_compact_rewrites_a_game_file_and_refuses_bad_requests() {
     let (status, _, err) = run(&["datagen", "compact", &path("cut.bin"), &path("z.bin")]);
     assert!(!status.success() && err.contains("truncated"), "{err}");
     assert!(!dir.join("z.bin").exists() && !dir.join("z.bin.partial").exists());
+    // Split: the head's bytes and the tail's after its header are the input's, in both
+    // encodings; a count past the file's games or an existing output writes nothing.
+    for input in ["plain.bin", "compact.bin"] {
+        let (status, _, err) =
+            run(&["datagen", "split", "--force", "--games", "2", &path(input), &path("head.bin"), &path("tail.bin")]);
+        assert!(status.success(), "split: {err}");
+        assert!(err.contains("3 games") && err.contains("2 in") && err.contains("1 in"), "{err}");
+        let (whole, head, tail) = (
+            std::fs::read(path(input)).unwrap(),
+            std::fs::read(path("head.bin")).unwrap(),
+            std::fs::read(path("tail.bin")).unwrap(),
+        );
+        assert_eq!(head[..12], tail[..12]);
+        assert_eq!([&head[..], &tail[12..]].concat(), whole);
+        let (status, out, err) = run(&["datagen", "info", &path("head.bin"), &path("tail.bin")]);
+        assert!(status.success(), "info: {err}");
+        assert!(out.contains("head.bin: 2 games") && out.contains("tail.bin: 1 games"), "{out}");
+    }
+    let (status, _, err) =
+        run(&["datagen", "split", "--games", "4", &path("plain.bin"), &path("h.bin"), &path("t.bin")]);
+    assert!(!status.success() && err.contains("holds 3 games, fewer than --games 4"), "{err}");
+    assert!(["h.bin", "t.bin", "h.bin.partial", "t.bin.partial"].iter().all(|f| !dir.join(f).exists()));
+    let (status, _, err) =
+        run(&["datagen", "split", "--games", "1", &path("plain.bin"), &path("h.bin"), &path("tail.bin")]);
+    assert!(!status.success() && err.contains("exists (--force"), "{err}");
+    let (status, _, err) =
+        run(&["datagen", "split", "--force", "--games", "1", &path("plain.bin"), &path("h.bin"), &path("h.bin")]);
+    assert!(!status.success() && err.contains("one file"), "{err}");
+    let (status, _, err) =
+        run(&["datagen", "split", "--force", "--games", "1", &path("plain.bin"), &path("h.bin"), &path("plain.bin")]);
+    assert!(!status.success() && err.contains("the output is the input"), "{err}");
+    let (status, _, err) = run(&["datagen", "split", "--games", "1", &path("cut.bin"), &path("h.bin"), &path("t.bin")]);
+    assert!(!status.success() && err.contains("truncated"), "{err}");
+    assert!(!dir.join("h.bin").exists() && !dir.join("t.bin").exists());
     // A file that is no game file, and a missing one.
     let (status, _, err) = run(&["datagen", "compact", &path("a.epd"), &path("x.bin")]);
     assert!(!status.success() && err.contains("not a Cutoff game file"), "{err}");
