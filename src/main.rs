@@ -352,17 +352,20 @@ fn selfplay(args: DatagenArgs) -> Result<(), String> {
 }
 
 fn convert_epd(epd: &std::path::Path, out: &std::path::Path, chess960: bool, force: bool) -> Result<(), String> {
-    use std::io::{BufReader, BufWriter};
+    use std::io::BufWriter;
     let input = std::fs::File::open(epd).map_err(|e| format!("{}: {e}", epd.display()))?;
     let output = create_output(out, force)?;
     let mut writer =
         cutoff_datagen::GameWriter::new(BufWriter::new(output)).map_err(|e| format!("{}: {e}", out.display()))?;
-    let stats =
-        cutoff_datagen::epd::convert_epd(BufReader::new(input), &mut writer, CastlingMode::from_chess960(chess960))
-            .map_err(|e| match e {
-                cutoff_datagen::epd::ConvertError::Line { .. } => format!("{}: {e}", epd.display()),
-                _ => format!("{e}"),
-            })?;
+    let stats = cutoff_datagen::epd::convert_epd(
+        std::io::BufReader::new(input),
+        &mut writer,
+        CastlingMode::from_chess960(chess960),
+    )
+    .map_err(|e| match e {
+        cutoff_datagen::epd::ConvertError::Line { .. } => format!("{}: {e}", epd.display()),
+        _ => format!("{e}"),
+    })?;
     writer.flush().map_err(|e| format!("{}: {e}", out.display()))?;
     eprintln!(
         "converted {} positions ({} with a score, {} result only) into {}",
@@ -405,6 +408,19 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     }
 }
 
+/// A game file opened for reading, its header checked.
+fn open_games(path: &std::path::Path) -> Result<cutoff_datagen::GameReader<std::io::BufReader<std::fs::File>>, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    cutoff_datagen::GameReader::new(std::io::BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Where an output is written before it is checked and renamed into place.
+fn partial_path(output: &std::path::Path) -> PathBuf {
+    let mut name = output.as_os_str().to_owned();
+    name.push(".partial");
+    PathBuf::from(name)
+}
+
 /// `cutoff datagen compact`: rewrites `input` in `encoding` into a temporary file beside
 /// `output`, reads both again and compares them game by game, and only then renames it to
 /// `output`: a failure leaves no partial output behind.
@@ -414,22 +430,17 @@ fn recode(
     encoding: cutoff_datagen::Encoding,
     force: bool,
 ) -> Result<(), String> {
-    use cutoff_datagen::{GameReader, GameWriter};
-    use std::io::{BufReader, BufWriter};
-    let open = |path: &std::path::Path| {
-        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        GameReader::new(BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))
-    };
-    let reader = open(input)?;
+    use cutoff_datagen::GameWriter;
+    use std::io::BufWriter;
+
+    let reader = open_games(input)?;
     if same_file(input, output) {
         return Err(format!("{}: the output is the input", output.display()));
     }
     if output.exists() && !force {
         return Err(format!("{} exists (--force to overwrite it)", output.display()));
     }
-    let mut partial = output.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = PathBuf::from(partial);
+    let partial = partial_path(output);
     let result = (|| {
         let mut writer = GameWriter::with_encoding(BufWriter::new(create_output(&partial, true)?), encoding)
             .map_err(|e| format!("{}: {e}", partial.display()))?;
@@ -441,7 +452,7 @@ fn recode(
         let file = writer.into_inner().into_inner().map_err(|e| format!("{}: {e}", partial.display()))?;
         file.sync_all().map_err(|e| format!("{}: {e}", partial.display()))?;
         // Read back: the two files must hold the same games.
-        let (mut before, mut after) = (open(input)?, open(&partial)?);
+        let (mut before, mut after) = (open_games(input)?, open_games(&partial)?);
         loop {
             match (before.next(), after.next()) {
                 (None, None) => break,
@@ -479,13 +490,10 @@ fn split(
     tail: &std::path::Path,
     force: bool,
 ) -> Result<(), String> {
-    use cutoff_datagen::{GameReader, GameWriter};
-    use std::io::{BufReader, BufWriter};
-    let open = |path: &std::path::Path| {
-        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        GameReader::new(BufReader::new(file)).map_err(|e| format!("{}: {e}", path.display()))
-    };
-    let reader = open(input)?;
+    use cutoff_datagen::GameWriter;
+    use std::io::BufWriter;
+
+    let reader = open_games(input)?;
     let encoding = reader.encoding();
     if head == tail || same_file(head, tail) {
         return Err(format!("{}: the two outputs are one file", tail.display()));
@@ -498,12 +506,7 @@ fn split(
             return Err(format!("{} exists (--force to overwrite it)", output.display()));
         }
     }
-    let partial = |path: &std::path::Path| {
-        let mut name = path.as_os_str().to_owned();
-        name.push(".partial");
-        PathBuf::from(name)
-    };
-    let partials = [partial(head), partial(tail)];
+    let partials = [partial_path(head), partial_path(tail)];
     let result = (|| {
         let mut writers = Vec::new();
         for path in &partials {
@@ -525,9 +528,9 @@ fn split(
             file.sync_all().map_err(|e| format!("{}: {e}", path.display()))?;
         }
         // Read back: the head's games and then the tail's must be the input's.
-        let mut before = open(input)?;
+        let mut before = open_games(input)?;
         for path in &partials {
-            for after in open(path)? {
+            for after in open_games(path)? {
                 match (before.next(), after) {
                     (Some(Ok(a)), Ok(b)) if a == b => {}
                     (Some(Err(e)), _) => return Err(format!("{}: reading it again: {e}", input.display())),
