@@ -35,6 +35,7 @@ use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use clap::Args;
@@ -1256,7 +1257,39 @@ fn data_identity(id: &mut Identity, files: &[FileInfo], validation_files: &[File
     id.push("validation positions", sizes.1);
 }
 
+/// Set once the user asks a training to stop: Ctrl-C (SIGINT), SIGTERM or SIGHUP.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// The exit status of a run stopped by a signal, written its checkpoint: 128 + SIGINT's number,
+/// as shells report a Ctrl-C.
+const INTERRUPTED_STATUS: u8 = 130;
+
+/// From the first training step on, Ctrl-C, SIGTERM or SIGHUP ends the run at the end of the
+/// step under way with a checkpoint, instead of losing what it did since the last one; a second
+/// signal quits at once (the last checkpoint stays whole: checkpoints are renamed into place).
+/// Before that, while the data loads, a signal ends the process as usual.
+fn stop_on_signals() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        let handler = || {
+            if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                std::process::exit(i32::from(INTERRUPTED_STATUS));
+            }
+            eprintln!("train: stopping after this step to write a checkpoint (a second signal quits at once)");
+        };
+        if let Err(e) = ctrlc::set_handler(handler) {
+            eprintln!("train: a signal will end the run without a checkpoint: {e}");
+        }
+    });
+}
+
+/// Runs `cargo xtask train`.
 pub fn run(args: &TrainArgs) -> Result<ExitCode> {
+    run_until(args, &INTERRUPTED)
+}
+
+/// [`run`], stopping with a checkpoint at the first step that ends with `interrupted` set.
+fn run_until(args: &TrainArgs, interrupted: &AtomicBool) -> Result<ExitCode> {
     if args.factorise && args.king_buckets.count() < 2 {
         return Err("--factorise needs a layout of 2 king buckets or more (4, 8, 16 or a map)".into());
     }
@@ -1407,6 +1440,8 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     let interval = std::time::Duration::from_secs(args.checkpoint_minutes.saturating_mul(60));
     let mut last_checkpoint = Instant::now();
     let mut steps_here = 0u64;
+    let mut signalled = false;
+    stop_on_signals();
     for epoch in first_epoch..=args.epochs {
         rng.shuffle(&mut training);
         let done = step - (epoch - 1) * batches;
@@ -1425,7 +1460,8 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
             steps_here += 1;
             seen += batch.len();
             progress.inc(1);
-            stopping = args.stop_after_steps.is_some_and(|n| steps_here >= n);
+            signalled = interrupted.load(Ordering::SeqCst);
+            stopping = signalled || args.stop_after_steps.is_some_and(|n| steps_here >= n);
             let epoch_end = step == epoch * batches;
             if !epoch_end && (stopping || last_checkpoint.elapsed() >= interval) {
                 save(&model, &adam, step, train_error)?;
@@ -1454,7 +1490,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
                 "train: stopped after step {step} of {total_steps}; wrote {} (continue with --resume)",
                 checkpoint_path.display()
             );
-            return Ok(ExitCode::SUCCESS);
+            return Ok(if signalled { ExitCode::from(INTERRUPTED_STATUS) } else { ExitCode::SUCCESS });
         }
     }
     progress.finish();
@@ -1812,15 +1848,20 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         ]
     }
 
-    /// Runs `cargo xtask train` with these arguments.
-    fn train(args: &[&str]) -> Result<ExitCode> {
+    /// The arguments of `cargo xtask train` with these words.
+    fn parse(args: &[&str]) -> Result<TrainArgs> {
         #[derive(clap::Parser)]
         struct Cli {
             #[command(flatten)]
             args: TrainArgs,
         }
         let cli = <Cli as clap::Parser>::try_parse_from(std::iter::once("train").chain(args.iter().copied()))?;
-        run(&cli.args)
+        Ok(cli.args)
+    }
+
+    /// Runs `cargo xtask train` with these arguments.
+    fn train(args: &[&str]) -> Result<ExitCode> {
+        run(&parse(args)?)
     }
 
     #[test]
@@ -1854,6 +1895,29 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
             let start = Checkpoint::read(Path::new(&format!("{full}.ckpt"))).unwrap();
             assert!(start.params != first.params && start.adam_t > first.adam_t);
         }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_signalled_run_stops_with_a_checkpoint_that_resumes_to_the_same_network() {
+        let dir = scratch_dir("signal");
+        let data = dir.join("data.epd");
+        fs::write(&data, EPD).unwrap();
+        let path = |name: &str| dir.join(name).display().to_string();
+        let data = data.display().to_string();
+        let common = joined(&small_run(&data, "2"), &["--mirror"]);
+        let (full, split) = (path("full.nnue"), path("split.nnue"));
+        train(&joined(&common, &["--out", &full])).unwrap();
+        let split_args = joined(&common, &["--out", &split]);
+        // A signal that came during the first step: the run ends after it, with the status a
+        // shell gives a Ctrl-C, a checkpoint and no network.
+        let status = run_until(&parse(&split_args).unwrap(), &AtomicBool::new(true)).unwrap();
+        assert_eq!(status, ExitCode::from(INTERRUPTED_STATUS));
+        assert!(!Path::new(&split).exists(), "a signalled run writes no network");
+        let checkpoint = format!("{split}.ckpt");
+        assert_eq!(Checkpoint::read(Path::new(&checkpoint)).unwrap().step, 1);
+        assert_eq!(train(&joined(&split_args, &["--resume", &checkpoint])).unwrap(), ExitCode::SUCCESS);
+        assert!(fs::read(&full).unwrap() == fs::read(&split).unwrap(), "the resumed run wrote another network");
         fs::remove_dir_all(&dir).unwrap();
     }
 
