@@ -1823,6 +1823,15 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         dir
     }
 
+    /// A scratch directory holding the test positions as `data.epd`, and that file's path.
+    fn scratch_with_data(name: &str) -> (PathBuf, String) {
+        let dir = scratch_dir(name);
+        let data = dir.join("data.epd");
+        fs::write(&data, EPD).unwrap();
+        let data = data.display().to_string();
+        (dir, data)
+    }
+
     fn joined<'a>(a: &[&'a str], b: &[&'a str]) -> Vec<&'a str> {
         a.iter().chain(b).copied().collect()
     }
@@ -1866,11 +1875,8 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
 
     #[test]
     fn a_run_stopped_and_resumed_writes_the_same_network_as_one_never_stopped() {
-        let dir = scratch_dir("resume");
-        let data = dir.join("data.epd");
-        fs::write(&data, EPD).unwrap();
+        let (dir, data) = scratch_with_data("resume");
         let path = |name: &str| dir.join(name).display().to_string();
-        let data = data.display().to_string();
         for (name, shape) in [
             ("plain", &["--output-buckets", "8", "--mirror"][..]),
             ("factorised", &["--king-buckets", "4", "--factorise", "--output-buckets", "2"][..]),
@@ -1900,11 +1906,8 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
 
     #[test]
     fn a_signalled_run_stops_with_a_checkpoint_that_resumes_to_the_same_network() {
-        let dir = scratch_dir("signal");
-        let data = dir.join("data.epd");
-        fs::write(&data, EPD).unwrap();
+        let (dir, data) = scratch_with_data("signal");
         let path = |name: &str| dir.join(name).display().to_string();
-        let data = data.display().to_string();
         let common = joined(&small_run(&data, "2"), &["--mirror"]);
         let (full, split) = (path("full.nnue"), path("split.nnue"));
         train(&joined(&common, &["--out", &full])).unwrap();
@@ -1923,10 +1926,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
 
     #[test]
     fn the_result_enters_the_target_from_the_epoch_asked() {
-        let dir = scratch_dir("late-lambda");
-        let data = dir.join("data.epd");
-        fs::write(&data, EPD).unwrap();
-        let data = data.display().to_string();
+        let (dir, data) = scratch_with_data("late-lambda");
         let common = joined(&small_run(&data, "2"), &["--validation-lambda", "0"]);
         let out = |name: &str| dir.join(name).display().to_string();
         let net = |name: &str, extra: &[&str]| {
