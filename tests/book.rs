@@ -7,7 +7,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::check::{self, bestmove};
+use common::check;
 use common::{Engine, TempFile};
 use cutoff_board::{Board, Game};
 use cutoff_book::{Book, Entry};
@@ -23,15 +23,6 @@ fn book_after(line: &[&str], moves: &[(&str, u16)]) -> Vec<u8> {
     Book::from_entries(entries).as_bytes().to_vec()
 }
 
-fn go_bestmove(e: &mut Engine, go: &str) -> (Vec<String>, String) {
-    e.send(go);
-    let lines = e.read_search();
-    let Some((mv, _)) = lines.last().and_then(|l| bestmove(l)) else {
-        e.fail(&format!("no bestmove after `{go}`: {lines:?}"));
-    };
-    (lines, mv)
-}
-
 #[test]
 fn book_moves_come_from_the_book_and_follow_its_weights() {
     let book = TempFile::new("book", "weights", "book.bin", &book_after(&[], &[("e2e4", 3), ("d2d4", 1), ("g1f3", 0)]));
@@ -42,7 +33,7 @@ fn book_moves_come_from_the_book_and_follow_its_weights() {
     let mut counts = std::collections::HashMap::new();
     for _ in 0..200 {
         e.command("position startpos");
-        let (lines, mv) = go_bestmove(&mut e, "go wtime 60000 btime 60000");
+        let (lines, mv) = e.go("go wtime 60000 btime 60000");
         e.ensure(lines.iter().any(|l| l.starts_with("info string book move")), format!("not a book move: {lines:?}"));
         *counts.entry(mv).or_insert(0) += 1;
     }
@@ -53,7 +44,7 @@ fn book_moves_come_from_the_book_and_follow_its_weights() {
 
     // Out of the book (after 1.e4 the book has nothing) the engine searches as usual.
     e.command("position startpos moves e2e4");
-    let (lines, mv) = go_bestmove(&mut e, "go depth 3");
+    let (lines, mv) = e.go("go depth 3");
     let board = *{
         let mut g = Game::default();
         g.play_uci("e2e4").unwrap();
@@ -74,7 +65,7 @@ fn book_moves_come_from_the_book_and_follow_its_weights() {
     let lines = e.read_search();
     e.ensure(!lines.iter().any(|l| l.contains("book move")), "go infinite must search");
     e.command("setoption name OwnBook value false");
-    let (lines, _) = go_bestmove(&mut e, "go depth 2");
+    let (lines, _) = e.go("go depth 2");
     e.ensure(!lines.iter().any(|l| l.contains("book move")), "OwnBook false must search");
     e.quit();
 }
@@ -100,7 +91,7 @@ fn bad_books_are_reported_and_play_goes_on() {
         );
         // Play goes on: a legal searched move.
         e.command("position startpos");
-        let (lines, mv) = go_bestmove(&mut e, "go depth 2");
+        let (lines, mv) = e.go("go depth 2");
         e.ensure(!lines.iter().any(|l| l.contains("book move")), format!("no book move from a {what} book"));
         e.ensure(Board::default().parse_uci(&mv).is_ok(), format!("illegal move {mv}"));
     }
@@ -108,7 +99,7 @@ fn bad_books_are_reported_and_play_goes_on() {
     let book = TempFile::new("book", "good", "book.bin", &good);
     e.command(&format!("setoption name BookFile value {}", book.path()));
     e.command("position startpos");
-    let (_, mv) = go_bestmove(&mut e, "go wtime 1000 btime 1000");
+    let (_, mv) = e.go("go wtime 1000 btime 1000");
     e.ensure(mv == "e2e4", format!("the book's only move, got {mv}"));
     e.quit();
 }

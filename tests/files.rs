@@ -8,7 +8,6 @@ mod common;
 
 use std::time::Duration;
 
-use common::check::bestmove;
 use common::{Engine, TempFile};
 use cutoff_board::Board;
 
@@ -55,11 +54,7 @@ fn refused_at_once(e: &mut Engine, option: &str, path: &str, prefix: &str, then:
 
 fn play(e: &mut Engine, go: &str) -> (Vec<String>, String) {
     e.command("position startpos");
-    e.send(go);
-    let lines = e.read_search();
-    let Some((mv, _)) = lines.last().and_then(|l| bestmove(l)) else {
-        e.fail(&format!("no bestmove after `{go}`: {lines:?}"));
-    };
+    let (lines, mv) = e.go(go);
     e.ensure(Board::default().parse_uci(&mv).is_ok(), format!("illegal move {mv}"));
     (lines, mv)
 }

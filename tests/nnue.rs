@@ -4,7 +4,6 @@
 
 mod common;
 
-use common::check::bestmove;
 use common::{Engine, TempFile};
 use cutoff_board::Board;
 use cutoff_nnue::{INPUTS, Network};
@@ -35,15 +34,6 @@ fn final_score(lines: &[String]) -> Option<i32> {
     })
 }
 
-fn search(e: &mut Engine, go: &str) -> (Vec<String>, String) {
-    e.send(go);
-    let lines = e.read_search();
-    let Some((mv, _)) = lines.last().and_then(|l| bestmove(l)) else {
-        e.fail(&format!("no bestmove after `{go}`: {lines:?}"));
-    };
-    (lines, mv)
-}
-
 #[test]
 fn a_network_file_is_loaded_and_evaluates() {
     let net = material_network(777);
@@ -59,7 +49,7 @@ fn a_network_file_is_loaded_and_evaluates() {
     // (every reply evaluated from the opponent's side) scores about -777: far from anything
     // the hand-crafted evaluation gives.
     e.command("position startpos");
-    let (lines, mv) = search(&mut e, "go depth 1");
+    let (lines, mv) = e.go("go depth 1");
     let score = final_score(&lines);
     e.ensure(score.is_some_and(|s| (-900..=-700).contains(&s)), format!("network score expected, got {lines:?}"));
     e.ensure(Board::default().parse_uci(&mv).is_ok(), format!("illegal move {mv}"));
@@ -70,12 +60,12 @@ fn a_network_file_is_loaded_and_evaluates() {
     // Deeper searches follow the moves with the accumulators (checked against a refresh in
     // debug builds) and stay legal.
     e.command("position startpos moves e2e4 d7d5 e4d5 d8d5 b1c3");
-    let (_, mv) = search(&mut e, "go depth 6");
+    let (_, mv) = e.go("go depth 6");
     e.ensure(mv.len() >= 4, format!("a move, got {mv}"));
     // Switching the network off goes back to the hand-crafted evaluation.
     e.command("setoption name UseNNUE value false");
     e.command("position startpos");
-    let (lines, _) = search(&mut e, "go depth 1");
+    let (lines, _) = e.go("go depth 1");
     let score = final_score(&lines);
     e.ensure(score.is_some_and(|s| s.abs() < 200), format!("hand-crafted score expected, got {lines:?}"));
     e.quit();
@@ -109,7 +99,7 @@ fn bad_network_files_are_reported_and_the_current_network_stays() {
         );
         // The network loaded before is still the one in use.
         e.command("position startpos");
-        let (lines, mv) = search(&mut e, "go depth 1");
+        let (lines, mv) = e.go("go depth 1");
         let score = final_score(&lines);
         e.ensure(score.is_some_and(|s| (-640..=-480).contains(&s)), format!("after a {what} file: {lines:?}"));
         e.ensure(Board::default().parse_uci(&mv).is_ok(), format!("illegal move {mv}"));

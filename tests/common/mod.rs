@@ -233,6 +233,17 @@ impl Engine {
         self.read_search_at().0
     }
 
+    /// Sends `go` (a `go ...` command), reads its search and returns the lines with the best
+    /// move; fails the test if the search ends without one.
+    pub fn go(&mut self, go: &str) -> (Vec<String>, String) {
+        self.send(go);
+        let lines = self.read_search();
+        let Some((mv, _)) = lines.last().and_then(|l| check::bestmove(l)) else {
+            self.fail(&format!("no bestmove after `{go}`: {lines:?}"));
+        };
+        (lines, mv)
+    }
+
     /// Like [`Engine::read_search`], also returning when `bestmove` was read.
     pub fn read_search_at(&mut self) -> (Vec<String>, Instant) {
         let result = self.read_until_at("bestmove", |l| l.starts_with("bestmove"), TIMEOUT);
