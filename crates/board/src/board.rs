@@ -665,13 +665,7 @@ impl Board {
         self.by_kind[piece.kind() as usize] |= bb;
         self.by_color[piece.color() as usize] |= bb;
         self.mailbox[sq as usize] = Some(piece);
-        let k = zobrist::piece(piece, sq);
-        self.key ^= k;
-        if piece.kind() == PieceType::Pawn {
-            self.pawn_key ^= k;
-        } else {
-            self.non_pawn_keys[piece.color() as usize] ^= k;
-        }
+        self.toggle_keys(piece, zobrist::piece(piece, sq));
     }
 
     #[inline(always)]
@@ -680,13 +674,7 @@ impl Board {
         self.by_kind[piece.kind() as usize] ^= bb;
         self.by_color[piece.color() as usize] ^= bb;
         self.mailbox[sq as usize] = None;
-        let k = zobrist::piece(piece, sq);
-        self.key ^= k;
-        if piece.kind() == PieceType::Pawn {
-            self.pawn_key ^= k;
-        } else {
-            self.non_pawn_keys[piece.color() as usize] ^= k;
-        }
+        self.toggle_keys(piece, zobrist::piece(piece, sq));
     }
 
     #[inline(always)]
@@ -696,7 +684,13 @@ impl Board {
         self.by_color[piece.color() as usize] ^= bb;
         self.mailbox[from as usize] = None;
         self.mailbox[to as usize] = Some(piece);
-        let k = zobrist::piece(piece, from) ^ zobrist::piece(piece, to);
+        self.toggle_keys(piece, zobrist::piece(piece, from) ^ zobrist::piece(piece, to));
+    }
+
+    /// XORs `k`, a key of `piece` on some squares, into the position's key and into the pawn
+    /// key or its colour's non-pawn key, whichever `piece` belongs to.
+    #[inline(always)]
+    fn toggle_keys(&mut self, piece: Piece, k: u64) {
         self.key ^= k;
         if piece.kind() == PieceType::Pawn {
             self.pawn_key ^= k;
