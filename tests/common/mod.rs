@@ -233,7 +233,7 @@ impl Engine {
         self.read_search_at().0
     }
 
-    /// Sends `go` (a `go ...` command), reads its search and returns the lines with the best
+    /// Sends `go` (a `go ...` command), reads its search and returns the lines and the best
     /// move; fails the test if the search ends without one.
     pub fn go(&mut self, go: &str) -> (Vec<String>, String) {
         self.send(go);

@@ -35,6 +35,7 @@ use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -248,8 +249,8 @@ struct Dataset {
     layout: KingBuckets,
     positions: Vec<Packed>,
     /// The hand-crafted evaluation of each position in centipawns, from the side to move's
-    /// view, where the set keeps it ([`Dataset::with_hce`]): the validation set, whose
-    /// diagnostics set the network beside it. The training set skips it, as evaluating every
+    /// view, where the set keeps it ([`Dataset::with_hce`]): the validation set, on which the
+    /// diagnostics compare the network with it. The training set skips it, as evaluating every
     /// position took about a quarter of the loading time.
     hce: Option<Vec<f32>>,
 }
@@ -395,6 +396,14 @@ impl Dataset {
             hce.push(cutoff_eval::evaluate(board) as f32);
         }
         Ok(())
+    }
+
+    /// The hand-crafted evaluation of each position of a set that keeps them
+    /// ([`Dataset::with_hce`]); empty for a set that does not.
+    fn hce(&self) -> &[f32] {
+        let hce = self.hce.as_deref().unwrap_or_default();
+        debug_assert!(self.hce.is_none() || hce.len() == self.positions.len());
+        hce
     }
 
     /// The features of position `index` (see [`Packed::features`]).
@@ -1182,20 +1191,19 @@ fn for_each_part(values: &mut [f32], threads: usize, f: impl Fn(&mut [f32]) + Sy
     });
 }
 
-/// Mean loss of the hand-crafted evaluation on `data` (a set that keeps it), with the
-/// network's target and scale.
+/// Mean loss of the hand-crafted evaluation on `data` (a set that keeps it; 0 for one that
+/// does not), with the network's target and scale.
 fn hce_loss(data: &Dataset, lambda: f32) -> f64 {
-    let hce = data.hce.as_deref().unwrap_or_default();
     let sum: f64 = data
         .positions
         .iter()
-        .zip(hce)
+        .zip(data.hce())
         .map(|(p, &hce)| {
             let e = sigmoid(hce / spec::SCALE) - target(p, lambda);
             f64::from(e * e)
         })
         .sum();
-    sum / hce.len().max(1) as f64
+    sum / data.hce().len().max(1) as f64
 }
 
 /// Mean loss of `set` (float model), over `threads`.
@@ -1273,39 +1281,42 @@ fn data_identity(id: &mut Identity, files: &[FileInfo], validation_files: &[File
     id.push("validation positions", sizes.1);
 }
 
-/// Set once the user asks a training to stop: Ctrl-C (SIGINT), SIGTERM or SIGHUP.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// The exit status of a run stopped by a signal, written its checkpoint: 128 + SIGINT's number,
-/// as shells report a Ctrl-C.
+/// The exit status of a run that a signal stopped at a checkpoint: 128 + SIGINT's number, as
+/// shells report a Ctrl-C.
 const INTERRUPTED_STATUS: u8 = 130;
 
-/// From the first training step on, Ctrl-C, SIGTERM or SIGHUP ends the run at the end of the
-/// step under way with a checkpoint, instead of losing what it did since the last one; a second
-/// signal quits at once (the last checkpoint stays whole: checkpoints are renamed into place).
-/// Before that, while the data loads, a signal ends the process as usual.
-fn stop_on_signals() {
-    static INSTALLED: std::sync::Once = std::sync::Once::new();
-    INSTALLED.call_once(|| {
-        let handler = || {
-            if INTERRUPTED.swap(true, Ordering::SeqCst) {
-                std::process::exit(i32::from(INTERRUPTED_STATUS));
-            }
-            eprintln!("train: stopping after this step to write a checkpoint (a second signal quits at once)");
-        };
-        if let Err(e) = ctrlc::set_handler(handler) {
+/// Runs `cargo xtask train`. Once the training has begun, Ctrl-C (SIGINT) or SIGTERM stops it
+/// after the step under way with a checkpoint and exit status 130, instead of losing what it
+/// did since the last one; a second signal quits at once (the last checkpoint stays whole:
+/// checkpoints, like the network, are renamed into place). A signal during the last step or
+/// after it lets the run finish; one while the data loads ends the process as usual. SIGHUP
+/// keeps its usual effect, so that `nohup` still protects a run.
+pub fn run(args: &TrainArgs) -> Result<ExitCode> {
+    run_until(args, stop_on_signals)
+}
+
+/// Makes SIGINT and SIGTERM set the flag it returns, and end the process with
+/// [`INTERRUPTED_STATUS`] when the flag is already set.
+fn stop_on_signals() -> Arc<AtomicBool> {
+    let interrupted = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // The shutdown is registered first, so that it sees the flag as the last signal left it.
+        let installed = signal_hook::flag::register_conditional_shutdown(
+            signal,
+            i32::from(INTERRUPTED_STATUS),
+            Arc::clone(&interrupted),
+        )
+        .and_then(|_| signal_hook::flag::register(signal, Arc::clone(&interrupted)));
+        if let Err(e) = installed {
             eprintln!("train: a signal will end the run without a checkpoint: {e}");
         }
-    });
+    }
+    interrupted
 }
 
-/// Runs `cargo xtask train`.
-pub fn run(args: &TrainArgs) -> Result<ExitCode> {
-    run_until(args, &INTERRUPTED)
-}
-
-/// [`run`], stopping with a checkpoint at the first step that ends with `interrupted` set.
-fn run_until(args: &TrainArgs, interrupted: &AtomicBool) -> Result<ExitCode> {
+/// [`run`], with `watch` called as the training begins for the flag it stops at: the run ends
+/// with a checkpoint after the first step, but the last, that finds the flag set.
+fn run_until(args: &TrainArgs, watch: impl FnOnce() -> Arc<AtomicBool>) -> Result<ExitCode> {
     if args.factorise && args.king_buckets.count() < 2 {
         return Err("--factorise needs a layout of 2 king buckets or more (4, 8, 16 or a map)".into());
     }
@@ -1457,7 +1468,7 @@ fn run_until(args: &TrainArgs, interrupted: &AtomicBool) -> Result<ExitCode> {
     let mut last_checkpoint = Instant::now();
     let mut steps_here = 0u64;
     let mut signalled = false;
-    stop_on_signals();
+    let interrupted = watch();
     for epoch in first_epoch..=args.epochs {
         rng.shuffle(&mut training);
         let done = step - (epoch - 1) * batches;
@@ -1476,7 +1487,10 @@ fn run_until(args: &TrainArgs, interrupted: &AtomicBool) -> Result<ExitCode> {
             steps_here += 1;
             seen += batch.len();
             progress.inc(1);
-            signalled = interrupted.load(Ordering::SeqCst);
+            if !signalled && interrupted.load(Ordering::SeqCst) && step < total_steps {
+                signalled = true;
+                progress.println("train: stopping at a checkpoint (a second signal quits at once)");
+            }
             stopping = signalled || args.stop_after_steps.is_some_and(|n| steps_here >= n);
             let epoch_end = step == epoch * batches;
             if !epoch_end && (stopping || last_checkpoint.elapsed() >= interval) {
@@ -1516,15 +1530,14 @@ fn run_until(args: &TrainArgs, interrupted: &AtomicBool) -> Result<ExitCode> {
     let (mut diff, mut worst) = (0.0f64, 0.0f32);
     let (mut size, mut hce_size) = (0.0f64, 0.0f64);
     let mut buffer = [[0u16; 2]; 32];
-    let hce = validation_set.hce.as_deref().unwrap_or_default();
-    for (i, &hce) in hce.iter().enumerate().take(10_000) {
+    for (i, &hce_cp) in validation_set.hce().iter().enumerate().take(10_000) {
         let f = validation_set.features(i, &mut buffer);
         let eval = model.eval_cp(f, &mut scratch);
         let d = (eval - quantised.eval_cp(f) as f32).abs();
         diff += f64::from(d);
         worst = worst.max(d);
         size += f64::from(eval.abs().min(2000.0));
-        hce_size += f64::from(hce.abs().min(2000.0));
+        hce_size += f64::from(hce_cp.abs().min(2000.0));
     }
     let checked = validation.len().clamp(1, 10_000);
     // A diagnostic: the search's pruning margins are set on the hand-crafted scale.
@@ -1580,9 +1593,16 @@ fn parse_king_buckets(spec: &str) -> std::result::Result<KingBuckets, String> {
 
 /// Writes the network file (format of `cutoff-nnue`). Building the [`cutoff_nnue::Network`]
 /// runs the crate's overflow proofs, so a written file always loads.
+/// Writes the network to `path` through a temporary file renamed over it, so that an
+/// interruption leaves no cut-short network.
 fn write_network(path: &Path, q: Quantised) -> Result<()> {
     let network = q.into_network()?;
-    fs::write(path, network.to_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    let temporary = PathBuf::from(temporary);
+    let cannot = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+    fs::write(&temporary, network.to_bytes()).map_err(cannot)?;
+    fs::rename(&temporary, path).map_err(cannot)?;
     Ok(())
 }
 
@@ -1825,7 +1845,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
                 let p = &data.positions[n];
                 assert_eq!(p.result(), [0.0, 0.5, 1.0, 0.5][n]);
                 assert_eq!(p.mirrorable(), board.castling_rights().is_empty());
-                assert_eq!(data.hce.as_ref().unwrap()[n], cutoff_eval::evaluate(&board) as f32);
+                assert_eq!(data.hce()[n], cutoff_eval::evaluate(&board) as f32);
             }
         }
         assert_eq!(std::mem::size_of::<Packed>(), 32);
@@ -1889,9 +1909,9 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         Ok(cli.args)
     }
 
-    /// Runs `cargo xtask train` with these arguments.
+    /// Runs `cargo xtask train` with these arguments, leaving the test process's signals alone.
     fn train(args: &[&str]) -> Result<ExitCode> {
-        run(&parse(args)?)
+        run_until(&parse(args)?, || Arc::new(AtomicBool::new(false)))
     }
 
     #[test]
@@ -1933,15 +1953,22 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
         let (full, split) = (path("full.nnue"), path("split.nnue"));
         train(&joined(&common, &["--out", &full])).unwrap();
         let split_args = joined(&common, &["--out", &split]);
-        // A signal that came during the first step: the run ends after it, with the status a
-        // shell gives a Ctrl-C, a checkpoint and no network.
-        let status = run_until(&parse(&split_args).unwrap(), &AtomicBool::new(true)).unwrap();
-        assert_eq!(status, ExitCode::from(INTERRUPTED_STATUS));
-        assert!(!Path::new(&split).exists(), "a signalled run writes no network");
         let checkpoint = format!("{split}.ckpt");
-        assert_eq!(Checkpoint::read(Path::new(&checkpoint)).unwrap().step, 1);
-        assert_eq!(train(&joined(&split_args, &["--resume", &checkpoint])).unwrap(), ExitCode::SUCCESS);
-        assert!(fs::read(&full).unwrap() == fs::read(&split).unwrap(), "the resumed run wrote another network");
+        let resumed = joined(&split_args, &["--resume", &checkpoint]);
+        // A signal in every step: each run ends after its first step with the status a shell
+        // gives a Ctrl-C, a checkpoint and no network; the one that reaches the last step (10:
+        // 9 entries with --mirror, batches of 2, 2 epochs), where a signal no longer stops it,
+        // finishes. Step 5 ends the first epoch.
+        for step in 1..10 {
+            let args = if step == 1 { &split_args } else { &resumed };
+            let status = run_until(&parse(args).unwrap(), || Arc::new(AtomicBool::new(true))).unwrap();
+            assert_eq!(status, ExitCode::from(INTERRUPTED_STATUS), "step {step}");
+            assert!(!Path::new(&split).exists(), "a signalled run writes no network");
+            assert_eq!(Checkpoint::read(Path::new(&checkpoint)).unwrap().step, step);
+        }
+        let status = run_until(&parse(&resumed).unwrap(), || Arc::new(AtomicBool::new(true))).unwrap();
+        assert_eq!(status, ExitCode::SUCCESS);
+        assert!(fs::read(&full).unwrap() == fs::read(&split).unwrap(), "the resumed runs wrote another network");
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -34,9 +34,10 @@ pub fn data_dir() -> Result<PathBuf> {
     }
 }
 
-/// If this is a debug build, re-runs the same command line with `cargo run --release` and
-/// returns the child's exit status; returns `None` when the caller should go on in-process
-/// (already a release build, or the re-run marker is set).
+/// If this is a debug build, re-runs the same command line with `cargo run --release`: on Unix
+/// by replacing this process (returning only if that fails), elsewhere as a child whose exit
+/// status it returns. Returns `None` when the caller should go on in-process (already a
+/// release build, or the re-run marker is set).
 pub fn rerun_in_release() -> Option<ExitCode> {
     if !cfg!(debug_assertions) {
         return None;
@@ -53,27 +54,22 @@ pub fn rerun_in_release() -> Option<ExitCode> {
     }
     cmd.arg("--").args(env::args_os().skip(1)).env(RELEASE_MARKER, "1").current_dir(workspace_root());
     eprintln!("xtask: building and re-running in release mode (cargo run --release --package xtask) ...");
-    match cmd.status() {
-        Ok(status) => Some(exit_code(status)),
-        Err(err) => {
-            eprintln!("error: could not run cargo for the release re-run: {err}");
-            Some(EXIT_ERROR.into())
-        }
-    }
-}
-
-fn exit_code(status: process::ExitStatus) -> ExitCode {
-    if let Some(code) = status.code() {
-        return u8::try_from(code).unwrap_or(EXIT_FAILURE).into();
-    }
+    // On Unix this process becomes cargo, which becomes the release build in turn (`cargo run`
+    // replaces itself too): one process throughout, so that a signal sent to the pid that was
+    // started (SIGTERM from a job system, a `kill`) reaches the task itself, and no parent
+    // returns while the task is still finishing (a training writing its checkpoint).
     #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(signal) = status.signal() {
-            return u8::try_from(128 + signal).unwrap_or(EXIT_FAILURE).into();
-        }
-    }
-    EXIT_FAILURE.into()
+    let err = {
+        use std::os::unix::process::CommandExt;
+        cmd.exec()
+    };
+    #[cfg(not(unix))]
+    let err = match cmd.status() {
+        Ok(status) => return Some(status.code().and_then(|c| u8::try_from(c).ok()).unwrap_or(EXIT_FAILURE).into()),
+        Err(err) => err,
+    };
+    eprintln!("error: could not run cargo for the release re-run: {err}");
+    Some(EXIT_ERROR.into())
 }
 
 /// `1234567` -> `"1,234,567"`.
