@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Tests of the scripts that keep self-play sets in history (pack-selfplay.sh --commit-only,
-# unpack-selfplay.sh, check-tree-size.sh), run in a scratch repository with sets made of random
+# Tests of the scripts that keep self-play sets and training checkpoints in history
+# (pack-selfplay.sh --commit-only, unpack-selfplay.sh, park-checkpoint.sh,
+# unpark-checkpoint.sh, check-tree-size.sh), run in a scratch repository with sets made of random
 # bytes, so that they need neither this repository's history nor a cutoff binary (a shallow CI
 # clone passes them too). Prints one line per check and ends with "N passed, N failed".
 #
@@ -30,11 +31,12 @@ sha() { sha256sum "$1" | cut -d' ' -f1; }
 # A repository with the scripts, the README of sets and a little code.
 repo=$scratch/origin/repo
 mkdir -p "$repo/scripts" "$repo/data/selfplay" "$scratch/origin/shared"
-cp "$here"/{pack-selfplay.sh,unpack-selfplay.sh,check-tree-size.sh} "$repo/scripts/"
+cp "$here"/{pack-selfplay.sh,unpack-selfplay.sh,park-checkpoint.sh,unpark-checkpoint.sh,check-tree-size.sh} "$repo/scripts/"
 printf '| set | games | training positions | bytes (zstd) | in the tree of |\n| --- | ---: | ---: | ---: | --- |\n' >"$repo/data/selfplay/README.md"
 printf '/data/selfplay/*/games-*.bin.zst\n' >"$repo/.gitignore"
 head -c 20000 /dev/urandom >"$repo/code.txt"
-(cd "$repo" && git_ init -q && git_ add -A && git_ commit -q -m start)
+(cd "$repo" && git_ init -q && git config user.name test && git config user.email test@invalid &&
+    git_ add -A && git_ commit -q -m start)
 
 # make_set NAME FILES BYTES: a packed set of random game files, as pack-selfplay.sh leaves it.
 originals=$scratch/originals
@@ -126,6 +128,33 @@ cp "$repo/data/selfplay/big"/games-*.bin.zst "$scratch/shallow/shared/data/selfp
 out=$("$shallow/scripts/unpack-selfplay.sh" "$scratch/e5" big 2>&1)
 check "a shallow clone unpacks from ../shared/data/selfplay" test $? -eq 0
 check "it names ../shared as the source" grep -q 'shared/data/selfplay/big' <<<"$out"
+
+# --- Checkpoints parked in history: the last one comes back byte for byte in a fresh clone.
+head -c 300000 /dev/urandom >"$scratch/ckpt-1"
+head -c 300000 /dev/urandom >"$scratch/ckpt-2"
+(cd "$repo" && scripts/park-checkpoint.sh "$scratch/ckpt-1" run "step 10 of 30" >/dev/null &&
+    scripts/park-checkpoint.sh "$scratch/ckpt-2" run "step 20 of 30, stopped by SIGTERM" >/dev/null)
+check "park-checkpoint.sh exits 0 twice" test $? -eq 0
+check "the tree holds no checkpoint after parking" test -z "$(cd "$repo" && git ls-files 'data/checkpoints/*/*.zst')"
+check "the manifest lists both parks, each with its commit" \
+    test "$(grep -cE 'in the tree of commit [0-9a-f]{40}\.$' "$repo/data/checkpoints/run/MANIFEST.md")" -eq 2
+parked=$scratch/parked/repo
+git clone -q "file://$repo" "$parked"
+out=$("$parked/scripts/unpark-checkpoint.sh" run "$scratch/restored/run.ckpt" 2>&1)
+check "unpark-checkpoint.sh restores from a fresh clone ($out)" test $? -eq 0
+check "it restores the last park byte for byte" cmp -s "$scratch/ckpt-2" "$scratch/restored/run.ckpt"
+check "it names the park it restored" grep -q 'step 20 of 30, stopped by SIGTERM' <<<"$out"
+mkdir -p "$scratch/e6" && touch "$scratch/e6/x.ckpt"
+"$parked/scripts/unpark-checkpoint.sh" run "$scratch/e6/x.ckpt" 2>"$scratch/stderr" >/dev/null
+check "an existing destination is refused" test $? -ne 0
+check "and left as it was" test ! -s "$scratch/e6/x.ckpt"
+check "the message says it is there ($(head -c 150 "$scratch/stderr"))" grep -q 'already there' "$scratch/stderr"
+expect_error "an unknown run" "$scratch/e7" "$parked/scripts/unpark-checkpoint.sh" nosuchrun "$scratch/e7/x.ckpt"
+check "the message names the run" grep -q "no run 'nosuchrun'" "$scratch/stderr"
+sed -i -E '$s/uncompressed ([0-9]+) bytes, sha256 [0-9a-f]{64}/uncompressed \1 bytes, sha256 '"$(printf 'f%.0s' {1..64})"'/' "$parked/data/checkpoints/run/MANIFEST.md"
+expect_error "a checkpoint whose sha256 does not match" "$scratch/e8" "$parked/scripts/unpark-checkpoint.sh" run "$scratch/e8/x.ckpt"
+check "the message names the sha256" grep -q 'does not match' "$scratch/stderr"
+check "a park with staged changes is refused" bash -c "cd '$repo' && echo x >staged.txt && git add staged.txt && ! scripts/park-checkpoint.sh '$scratch/ckpt-1' run x 2>/dev/null; rc=\$?; git reset -q staged.txt; rm staged.txt; exit \$rc"
 
 # --- The bound on the tree.
 check "check-tree-size.sh passes a small tree" bash -c "cd '$repo' && scripts/check-tree-size.sh 1 >/dev/null"
