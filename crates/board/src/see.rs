@@ -1,7 +1,7 @@
 //! Static exchange evaluation.
 
 use crate::attacks;
-use crate::{Board, Move, PieceType};
+use crate::{Bitboard, Board, Color, Move, PieceType, Square};
 
 /// Piece values used by static exchange evaluation, indexed by [`PieceType::index`] (king =
 /// 0: a king capture ends the exchange by rule instead). [`PieceType::see_value`] reads
@@ -65,61 +65,30 @@ impl Board {
     /// ```
     pub fn see(&self, mv: Move) -> i32 {
         self.debug_assert_mover(mv);
-        if mv.is_castle() {
-            return 0;
-        }
-        let from = mv.from();
-        let to = mv.to();
-        let Some(mover) = self.kind_on(from) else {
+        let Some(first) = self.first_capture(mv) else {
             return 0;
         };
-        let mut occupied = self.occupied();
         // gains[d]: the balance for the side that makes capture d, if the exchange stops
         // right after it.
         let mut gains = [0i32; 33];
-        gains[0] = if mv.is_en_passant() {
-            occupied -= crate::Square::new(to.file(), from.rank());
-            value(PieceType::Pawn)
-        } else {
-            self.kind_on(to).map_or(0, value)
-        };
-        let mut on_square = mover;
-        if let Some(promo) = mv.promotion() {
-            gains[0] += value(promo) - value(PieceType::Pawn);
-            on_square = promo;
-        }
-
-        occupied = (occupied - from) | to;
+        gains[0] = first.gain;
+        let mut on_square = first.on_square;
+        let mut exchange = Exchange::new(self, mv.to(), first.occupied);
         let mut stm = self.side_to_move();
-        let mut attackers = self.attackers_to(to, occupied) & occupied;
-        let bishops = self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen);
-        let rooks = self.pieces(PieceType::Rook) | self.pieces(PieceType::Queen);
         let mut depth = 0;
         loop {
             stm = !stm;
-            attackers &= occupied;
-            let ours = attackers & self.colored(stm);
-            let Some((kind, sq)) =
-                PieceType::ALL.into_iter().find_map(|kind| (ours & self.pieces(kind)).first().map(|sq| (kind, sq)))
-            else {
+            let Some((kind, sq)) = exchange.least_valuable(stm) else {
                 break;
             };
             // The king may only take when the other side has nothing left to recapture with.
-            if kind == PieceType::King && (attackers & self.colored(!stm)).is_nonempty() {
+            if kind == PieceType::King && exchange.has_attacker(!stm) {
                 break;
             }
             depth += 1;
             gains[depth] = value(on_square) - gains[depth - 1];
             on_square = kind;
-            occupied -= sq;
-            match kind {
-                PieceType::Pawn | PieceType::Bishop => attackers |= attacks::bishop(to, occupied) & bishops,
-                PieceType::Rook => attackers |= attacks::rook(to, occupied) & rooks,
-                PieceType::Queen => {
-                    attackers |= (attacks::bishop(to, occupied) & bishops) | (attacks::rook(to, occupied) & rooks)
-                }
-                _ => {}
-            }
+            exchange.remove(kind, sq);
             if kind == PieceType::King || depth == gains.len() - 1 {
                 break;
             }
@@ -183,18 +152,53 @@ impl Board {
     /// ```
     pub fn see_ge(&self, mv: Move, threshold: i32) -> bool {
         self.debug_assert_mover(mv);
-        if mv.is_castle() {
-            return threshold <= 0;
-        }
-        let from = mv.from();
-        let to = mv.to();
-        let Some(mover) = self.kind_on(from) else {
+        let Some(first) = self.first_capture(mv) else {
             return threshold <= 0;
         };
+        // `swap` is the balance if the opponent stops now, minus the threshold.
+        let mut swap = first.gain - threshold;
+        if swap < 0 {
+            return false;
+        }
+        swap = value(first.on_square) - swap;
+        if swap <= 0 {
+            return true;
+        }
+
+        let mut exchange = Exchange::new(self, mv.to(), first.occupied);
+        let mut stm = self.side_to_move();
+        let mut result = true;
+        loop {
+            stm = !stm;
+            let Some((kind, sq)) = exchange.least_valuable(stm) else {
+                break;
+            };
+            result = !result;
+            if kind == PieceType::King {
+                // The king may only take if the opponent has nothing left to recapture with.
+                return if exchange.has_attacker(!stm) { !result } else { result };
+            }
+            swap = value(kind) - swap;
+            if swap < result as i32 {
+                break;
+            }
+            exchange.remove(kind, sq);
+        }
+        result
+    }
+
+    /// The first capture of `mv` (`None` for castling, or without a piece on `from`): what it
+    /// wins, with a promotion's gain, and the occupancy after it.
+    #[inline(always)]
+    fn first_capture(&self, mv: Move) -> Option<FirstCapture> {
+        if mv.is_castle() {
+            return None;
+        }
+        let (from, to) = (mv.from(), mv.to());
+        let mover = self.kind_on(from)?;
         let mut occupied = self.occupied();
         let mut gain = if mv.is_en_passant() {
-            let captured = crate::Square::new(to.file(), from.rank());
-            occupied -= captured;
+            occupied -= Square::new(to.file(), from.rank());
             value(PieceType::Pawn)
         } else {
             self.kind_on(to).map_or(0, value)
@@ -204,60 +208,73 @@ impl Board {
             gain += value(promo) - value(PieceType::Pawn);
             on_square = promo;
         }
+        Some(FirstCapture { gain, on_square, occupied: (occupied - from) | to })
+    }
+}
 
-        // `swap` is the balance if the opponent stops now, minus the threshold.
-        let mut swap = gain - threshold;
-        if swap < 0 {
-            return false;
+/// What [`Board::first_capture`] finds.
+struct FirstCapture {
+    /// The material the move wins.
+    gain: i32,
+    /// The piece it leaves on the target square, for the next capture to win.
+    on_square: PieceType,
+    /// The occupied squares after it.
+    occupied: Bitboard,
+}
+
+/// The pieces that can still capture on one square as an exchange goes on: a capture takes its
+/// piece off the board and uncovers the sliders behind it (x-rays).
+struct Exchange<'a> {
+    board: &'a Board,
+    to: Square,
+    occupied: Bitboard,
+    /// Every piece that attacks `to` through `occupied` (stale bits are masked with it).
+    attackers: Bitboard,
+    /// The diagonal and the straight sliders, which an uncovered line can bring in.
+    bishops: Bitboard,
+    rooks: Bitboard,
+}
+
+impl<'a> Exchange<'a> {
+    #[inline(always)]
+    fn new(board: &'a Board, to: Square, occupied: Bitboard) -> Exchange<'a> {
+        Exchange {
+            board,
+            to,
+            occupied,
+            attackers: board.attackers_to(to, occupied) & occupied,
+            bishops: board.pieces(PieceType::Bishop) | board.pieces(PieceType::Queen),
+            rooks: board.pieces(PieceType::Rook) | board.pieces(PieceType::Queen),
         }
-        swap = value(on_square) - swap;
-        if swap <= 0 {
-            return true;
+    }
+
+    /// The least valuable piece of `side` that can capture next, and its square.
+    #[inline(always)]
+    fn least_valuable(&mut self, side: Color) -> Option<(PieceType, Square)> {
+        self.attackers &= self.occupied;
+        let ours = self.attackers & self.board.colored(side);
+        PieceType::ALL.into_iter().find_map(|kind| (ours & self.board.pieces(kind)).first().map(|sq| (kind, sq)))
+    }
+
+    /// Whether `side` still has a piece that attacks the square.
+    #[inline(always)]
+    fn has_attacker(&self, side: Color) -> bool {
+        (self.attackers & self.board.colored(side)).is_nonempty()
+    }
+
+    /// Takes the capturing `kind` on `sq` off the board and adds the sliders it uncovers.
+    #[inline(always)]
+    fn remove(&mut self, kind: PieceType, sq: Square) {
+        let (to, occupied) = (self.to, self.occupied - sq);
+        self.occupied = occupied;
+        match kind {
+            PieceType::Pawn | PieceType::Bishop => self.attackers |= attacks::bishop(to, occupied) & self.bishops,
+            PieceType::Rook => self.attackers |= attacks::rook(to, occupied) & self.rooks,
+            PieceType::Queen => {
+                self.attackers |=
+                    (attacks::bishop(to, occupied) & self.bishops) | (attacks::rook(to, occupied) & self.rooks)
+            }
+            PieceType::Knight | PieceType::King => {}
         }
-
-        occupied = (occupied - from) | to;
-        let mut stm = self.side_to_move();
-        let mut attackers = self.attackers_to(to, occupied) & occupied;
-        let bishops = self.pieces(PieceType::Bishop) | self.pieces(PieceType::Queen);
-        let rooks = self.pieces(PieceType::Rook) | self.pieces(PieceType::Queen);
-        let mut result = true;
-
-        loop {
-            stm = !stm;
-            attackers &= occupied;
-            let ours = attackers & self.colored(stm);
-            if ours.is_empty() {
-                break;
-            }
-            result = !result;
-
-            let mut next = None;
-            for kind in PieceType::ALL {
-                let bb = ours & self.pieces(kind);
-                if let Some(sq) = bb.first() {
-                    next = Some((kind, sq));
-                    break;
-                }
-            }
-            let Some((kind, sq)) = next else { break };
-            if kind == PieceType::King {
-                // The king may only take if the opponent has nothing left to recapture with.
-                return if (attackers & self.colored(!stm)).is_nonempty() { !result } else { result };
-            }
-            swap = value(kind) - swap;
-            if swap < result as i32 {
-                break;
-            }
-            occupied -= sq;
-            match kind {
-                PieceType::Pawn | PieceType::Bishop => attackers |= attacks::bishop(to, occupied) & bishops,
-                PieceType::Rook => attackers |= attacks::rook(to, occupied) & rooks,
-                PieceType::Queen => {
-                    attackers |= (attacks::bishop(to, occupied) & bishops) | (attacks::rook(to, occupied) & rooks)
-                }
-                _ => {}
-            }
-        }
-        result
     }
 }
