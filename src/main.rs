@@ -4,10 +4,12 @@ mod build_info;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 use cutoff_board::{Board, CastlingMode, STARTPOS_FEN};
+use cutoff_nnue::Network;
 
 #[derive(Parser, Debug)]
 #[command(name = "cutoff", version = build_info::VERSION, about = "Cutoff, a UCI chess engine")]
@@ -42,17 +44,45 @@ enum Command {
         /// Probe the Syzygy tables in these directories (separated as for `SyzygyPath`).
         #[arg(long)]
         syzygy: Option<String>,
-        /// The evaluation: `hce` (hand-crafted) or `nnue` (the embedded network).
-        /// [default: the engine's default, `UseNNUE`]
-        #[arg(long, value_enum, conflicts_with = "evalfile")]
-        eval: Option<EvalKind>,
-        /// Evaluate with the network in this file.
-        #[arg(long, value_name = "FILE")]
-        evalfile: Option<PathBuf>,
+        #[command(flatten)]
+        eval: EvalArgs,
     },
     /// Generate training data by self-play (games in Cutoff's binary game format), or convert
     /// or inspect such data. Progress goes to stderr.
     Datagen(Box<DatagenArgs>),
+}
+
+/// `--eval` and `--evalfile`, shared by `cutoff bench` and `cutoff datagen`.
+#[derive(clap::Args, Debug)]
+struct EvalArgs {
+    /// The evaluation: `hce` (hand-crafted) or `nnue` (the embedded network).
+    /// [default: the engine's default, `UseNNUE`]
+    #[arg(long, value_enum, conflicts_with = "evalfile")]
+    eval: Option<EvalKind>,
+    /// Evaluate with the network in this file.
+    #[arg(long, value_name = "FILE")]
+    evalfile: Option<PathBuf>,
+}
+
+impl EvalArgs {
+    /// The network asked for (`None`: the hand-crafted evaluation) and what it is, in words.
+    fn network(&self) -> Result<(Option<Arc<Network>>, String), String> {
+        Ok(match (self.eval, &self.evalfile) {
+            (_, Some(path)) => {
+                let net = cutoff_uci::load_network(path).map_err(|e| format!("{}: {e}", path.display()))?;
+                (Some(Arc::new(net)), format!("the network in {}", path.display()))
+            }
+            (Some(EvalKind::Hce), None) => (None, "hand-crafted".into()),
+            (Some(EvalKind::Nnue), None) => (
+                Some(cutoff_uci::embedded_network().ok_or("this build embeds no network")?),
+                "the embedded network".into(),
+            ),
+            (None, None) => match cutoff_uci::default_network() {
+                Some(net) => (Some(net), "the embedded network, the default".into()),
+                None => (None, "hand-crafted, the default of this build".into()),
+            },
+        })
+    }
 }
 
 /// The evaluation of `cutoff bench --eval` and `cutoff datagen --eval`.
@@ -94,13 +124,8 @@ struct DatagenArgs {
     /// Adjudicate with the Syzygy tables in these directories (separated as for `SyzygyPath`).
     #[arg(long)]
     syzygy: Option<String>,
-    /// The evaluation: `hce` (hand-crafted) or `nnue` (the embedded network).
-    /// [default: the engine's default, `UseNNUE`]
-    #[arg(long, value_enum, conflicts_with = "evalfile")]
-    eval: Option<EvalKind>,
-    /// Evaluate with the network in this file.
-    #[arg(long, value_name = "FILE")]
-    evalfile: Option<PathBuf>,
+    #[command(flatten)]
+    eval: EvalArgs,
     /// Draw the random opening again when the position after it searches beyond ±this many
     /// cp (0: keep every opening).
     #[arg(long, value_name = "CP", default_value_t = cutoff_datagen::selfplay::DEFAULT_OPENING_LIMIT)]
@@ -207,24 +232,13 @@ fn run() -> ExitCode {
             uci.run(std::io::stdin().lock());
             ExitCode::SUCCESS
         }
-        Some(Command::Bench { depth, endgames, syzygy, eval, evalfile }) => {
-            let network = match (eval, evalfile) {
-                (_, Some(path)) => match cutoff_uci::load_network(&path) {
-                    Ok(net) => Some(std::sync::Arc::new(net)),
-                    Err(e) => {
-                        eprintln!("error: {}: {e}", path.display());
-                        return ExitCode::FAILURE;
-                    }
-                },
-                (Some(EvalKind::Hce), None) => None,
-                (Some(EvalKind::Nnue), None) => match cutoff_uci::embedded_network() {
-                    Some(net) => Some(net),
-                    None => {
-                        eprintln!("error: this build embeds no network");
-                        return ExitCode::FAILURE;
-                    }
-                },
-                (None, None) => cutoff_uci::default_network(),
+        Some(Command::Bench { depth, endgames, syzygy, eval }) => {
+            let network = match eval.network() {
+                Ok((network, _)) => network,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
             };
             let tablebases = syzygy.map(|path| {
                 let tb = cutoff_syzygy::Tablebases::open_path(&path);
@@ -307,20 +321,7 @@ fn selfplay(args: DatagenArgs) -> Result<(), String> {
     config.syzygy = args.syzygy;
     // The same evaluation as the engine plays with by default, so that the data is the
     // engine's own unless asked otherwise.
-    let (network, source) = match (args.eval, &args.evalfile) {
-        (_, Some(path)) => {
-            let net = cutoff_uci::load_network(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            (Some(std::sync::Arc::new(net)), format!("the network in {}", path.display()))
-        }
-        (Some(EvalKind::Hce), None) => (None, "hand-crafted".to_string()),
-        (Some(EvalKind::Nnue), None) => {
-            (Some(cutoff_uci::embedded_network().ok_or("this build embeds no network")?), "the embedded network".into())
-        }
-        (None, None) => match cutoff_uci::default_network() {
-            Some(net) => (Some(net), "the embedded network, the default".into()),
-            None => (None, "hand-crafted, the default of this build".into()),
-        },
-    };
+    let (network, source) = args.eval.network()?;
     config.network = network;
     config.adjudication = Adjudication {
         resign_score: args.resign_score,
