@@ -130,19 +130,29 @@ check "a shallow clone unpacks from ../shared/data/selfplay" test $? -eq 0
 check "it names ../shared as the source" grep -q 'shared/data/selfplay/big' <<<"$out"
 
 # --- Checkpoints parked in history: the last one comes back byte for byte in a fresh clone.
-head -c 300000 /dev/urandom >"$scratch/ckpt-1"
-head -c 300000 /dev/urandom >"$scratch/ckpt-2"
-(cd "$repo" && scripts/park-checkpoint.sh "$scratch/ckpt-1" run "step 10 of 30" >/dev/null &&
-    scripts/park-checkpoint.sh "$scratch/ckpt-2" run "step 20 of 30, stopped by SIGTERM" >/dev/null)
+mkdir -p "$scratch/run-dir"
+for i in 1 2; do
+    { printf 'CUTCKPT\n'; head -c 300000 /dev/urandom; } >"$scratch/run-dir/ckpt-$i"
+done
+# A relative CKPT is the caller's file, even with a file of that name in the repository's root.
+cp "$scratch/run-dir/ckpt-2" "$repo/ckpt-1"
+(cd "$scratch/run-dir" && "$repo/scripts/park-checkpoint.sh" ckpt-1 run "step 10 of 30." >/dev/null &&
+    "$repo/scripts/park-checkpoint.sh" "$scratch/run-dir/ckpt-2" run "step 20 of 30, stopped by SIGTERM" >/dev/null)
 check "park-checkpoint.sh exits 0 twice" test $? -eq 0
+rm "$repo/ckpt-1"
 check "the tree holds no checkpoint after parking" test -z "$(cd "$repo" && git ls-files 'data/checkpoints/*/*.zst')"
+manifest=$repo/data/checkpoints/run/MANIFEST.md
 check "the manifest lists both parks, each with its commit" \
-    test "$(grep -cE 'in the tree of commit [0-9a-f]{40}\.$' "$repo/data/checkpoints/run/MANIFEST.md")" -eq 2
+    test "$(grep -cE 'in the tree of commit [0-9a-f]{40}\.$' "$manifest")" -eq 2
+first=$(grep -m 1 -oE '[0-9a-f]{40}\.$' "$manifest" | tr -d .)
+check "the first park's commit holds the caller's ckpt-1" \
+    bash -c "cd '$repo' && git cat-file blob $first:data/checkpoints/run/run.ckpt.zst | zstd -q -d | cmp -s - '$scratch/run-dir/ckpt-1'"
+check "a WHAT's own final period is not doubled" grep -q 'step 10 of 30\. run' "$manifest"
 parked=$scratch/parked/repo
 git clone -q "file://$repo" "$parked"
 out=$("$parked/scripts/unpark-checkpoint.sh" run "$scratch/restored/run.ckpt" 2>&1)
 check "unpark-checkpoint.sh restores from a fresh clone ($out)" test $? -eq 0
-check "it restores the last park byte for byte" cmp -s "$scratch/ckpt-2" "$scratch/restored/run.ckpt"
+check "it restores the last park byte for byte" cmp -s "$scratch/run-dir/ckpt-2" "$scratch/restored/run.ckpt"
 check "it names the park it restored" grep -q 'step 20 of 30, stopped by SIGTERM' <<<"$out"
 mkdir -p "$scratch/e6" && touch "$scratch/e6/x.ckpt"
 "$parked/scripts/unpark-checkpoint.sh" run "$scratch/e6/x.ckpt" 2>"$scratch/stderr" >/dev/null
@@ -151,10 +161,34 @@ check "and left as it was" test ! -s "$scratch/e6/x.ckpt"
 check "the message says it is there ($(head -c 150 "$scratch/stderr"))" grep -q 'already there' "$scratch/stderr"
 expect_error "an unknown run" "$scratch/e7" "$parked/scripts/unpark-checkpoint.sh" nosuchrun "$scratch/e7/x.ckpt"
 check "the message names the run" grep -q "no run 'nosuchrun'" "$scratch/stderr"
+# The newest line damaged (an unfinished edit): an error, not the park before it.
+cp "$parked/data/checkpoints/run/MANIFEST.md" "$scratch/manifest"
+sed -i -E '$s/commit [0-9a-f]{40}\.$/commit PENDING./' "$parked/data/checkpoints/run/MANIFEST.md"
+expect_error "a damaged last park" "$scratch/e9" "$parked/scripts/unpark-checkpoint.sh" run "$scratch/e9/x.ckpt"
+check "the message says the last park is not whole" grep -q 'not a whole manifest line' "$scratch/stderr"
+cp "$scratch/manifest" "$parked/data/checkpoints/run/MANIFEST.md"
 sed -i -E '$s/uncompressed ([0-9]+) bytes, sha256 [0-9a-f]{64}/uncompressed \1 bytes, sha256 '"$(printf 'f%.0s' {1..64})"'/' "$parked/data/checkpoints/run/MANIFEST.md"
-expect_error "a checkpoint whose sha256 does not match" "$scratch/e8" "$parked/scripts/unpark-checkpoint.sh" run "$scratch/e8/x.ckpt"
-check "the message names the sha256" grep -q 'does not match' "$scratch/stderr"
-check "a park with staged changes is refused" bash -c "cd '$repo' && echo x >staged.txt && git add staged.txt && ! scripts/park-checkpoint.sh '$scratch/ckpt-1' run x 2>/dev/null; rc=\$?; git reset -q staged.txt; rm staged.txt; exit \$rc"
+expect_error "an unpacked checkpoint whose sha256 does not match" "$scratch/e8" "$parked/scripts/unpark-checkpoint.sh" run "$scratch/e8/x.ckpt"
+check "the message names the unpacked sha256" grep -q 'unpacked checkpoint does not match' "$scratch/stderr"
+cp "$scratch/manifest" "$parked/data/checkpoints/run/MANIFEST.md"
+sed -i -E '$s/\(sha256 [0-9a-f]{64}\)/(sha256 '"$(printf 'e%.0s' {1..64})"')/' "$parked/data/checkpoints/run/MANIFEST.md"
+expect_error "a compressed checkpoint whose sha256 does not match" "$scratch/e10" "$parked/scripts/unpark-checkpoint.sh" run "$scratch/e10/x.ckpt"
+check "the message names the compressed file" grep -q 'run.ckpt.zst in [0-9a-f]* does not match' "$scratch/stderr"
+# A shallow clone lacks the parks' commits: the message says how to fetch them.
+git clone -q --depth 1 "file://$repo" "$scratch/shallow-ck"
+expect_error "a park in a shallow clone" "$scratch/e11" "$scratch/shallow-ck/scripts/unpark-checkpoint.sh" run "$scratch/e11/x.ckpt"
+check "its message says 'git fetch --unshallow'" grep -q 'git fetch --unshallow' "$scratch/stderr"
+# A manifest edited by hand without a last newline still gets a line of its own.
+printf 'Resume with --resume.' >>"$manifest"
+(cd "$repo" && git add "$manifest" && git commit -q -m note &&
+    scripts/park-checkpoint.sh "$scratch/run-dir/ckpt-1" run "step 30 of 30" >/dev/null)
+check "a park after a hand edit without a last newline is a line of its own" grep -q '^- .*step 30 of 30\. run' "$manifest"
+check "a park with staged changes is refused" bash -c "cd '$repo' && echo x >staged.txt && git add staged.txt &&
+    ! scripts/park-checkpoint.sh '$scratch/run-dir/ckpt-1' run x 2>'$scratch/stderr'; rc=\$?; git reset -q staged.txt; rm staged.txt; exit \$rc"
+check "its message names the staged changes" grep -q 'staged changes' "$scratch/stderr"
+head -c 1000 /dev/urandom >"$scratch/not-a-ckpt"
+check "a file that is not a checkpoint is refused" bash -c "cd '$repo' && ! scripts/park-checkpoint.sh '$scratch/not-a-ckpt' run x 2>'$scratch/stderr'"
+check "its message says so" grep -q 'not a checkpoint' "$scratch/stderr"
 
 # --- The bound on the tree.
 check "check-tree-size.sh passes a small tree" bash -c "cd '$repo' && scripts/check-tree-size.sh 1 >/dev/null"

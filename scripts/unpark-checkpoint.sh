@@ -21,7 +21,7 @@ die() {
     exit 2
 }
 run=$1 dest=$2
-case $run in */* | .* | '') die "'$run' is not a run name" ;; esac
+[[ $run =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]] || die "'$run' is not a run name (letters, digits, '.', '_', '-')"
 command -v zstd >/dev/null || die "zstd is not installed (apt-get install zstd)"
 command -v sha256sum >/dev/null || die "sha256sum is not installed (apt-get install coreutils)"
 [ -e "$dest" ] && die "$dest is already there (remove it or name another file)"
@@ -30,9 +30,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 manifest=$root/data/checkpoints/$run/MANIFEST.md
 [ -f "$manifest" ] || die "no run '$run': $manifest does not exist"
 # "- DATE: WHAT. RUN.ckpt.zst: N bytes (sha256 Z); uncompressed M bytes, sha256 U; in the tree of commit C."
-line=$(grep -E '^- .*\.ckpt\.zst: [0-9]+ bytes \(sha256 [0-9a-f]{64}\); uncompressed [0-9]+ bytes, sha256 [0-9a-f]{64}; in the tree of commit [0-9a-f]{40}\.$' "$manifest" | tail -n 1) ||
-    die "$manifest lists no parked checkpoint"
-read -r zst_sha bin_sha commit < <(sed -E 's/.*\(sha256 ([0-9a-f]{64})\); uncompressed [0-9]+ bytes, sha256 ([0-9a-f]{64}); in the tree of commit ([0-9a-f]{40})\.$/\1 \2 \3/' <<<"$line")
+# The last line that names a parked file must be whole: a damaged newest line is an error, never
+# a reason to restore an older park.
+line=$(grep -F ".ckpt.zst: " "$manifest" | tail -n 1) || die "$manifest lists no parked checkpoint"
+park_re='^- .*\.ckpt\.zst: [0-9]+ bytes \(sha256 ([0-9a-f]{64})\); uncompressed [0-9]+ bytes, sha256 ([0-9a-f]{64}); in the tree of commit ([0-9a-f]{40})\.$'
+[[ $line =~ $park_re ]] || die "the last park in $manifest is not a whole manifest line: $line"
+zst_sha=${BASH_REMATCH[1]} bin_sha=${BASH_REMATCH[2]} commit=${BASH_REMATCH[3]}
 git -C "$root" cat-file -e "$commit^{commit}" 2>/dev/null || {
     [ "$(git -C "$root" rev-parse --is-shallow-repository 2>/dev/null)" = true ] &&
         die "the checkpoint is in commit $commit, which this shallow clone lacks: run 'git fetch --unshallow' and try again"
