@@ -110,7 +110,7 @@ impl Packed {
     }
 }
 
-/// Marks an entry of the training order as the mirrored position (see [`TrainArgs::mirror`]).
+/// Marks an entry of the training order as the mirrored position (see [`TrainArgs::mirror`](super::TrainArgs::mirror)).
 pub(super) const MIRRORED: u32 = 1 << 31;
 
 impl Dataset {
@@ -214,7 +214,7 @@ pub(super) fn describe_files(files: &[PathBuf]) -> String {
     }
 }
 
-/// What [`load`] read from one file: its part of a run's identity (see [`checkpoint`]).
+/// What [`load`] read from one file: its part of a run's identity (see [`checkpoint`](super::checkpoint)).
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct FileInfo {
     /// The file name, without its folder (a resumed run may find the files elsewhere).
@@ -225,7 +225,7 @@ pub(super) struct FileInfo {
     pub(super) positions: usize,
 }
 
-/// Reads the data files (see [`TrainArgs::data`]), streaming: `cutoff datagen` game files,
+/// Reads the data files (see [`TrainArgs::data`](super::TrainArgs::data)), streaming: `cutoff datagen` game files,
 /// recognised by their magic bytes, or EPD. Each position goes to `validation` if `held`
 /// holds for its group (a game's number, or an EPD line's, counted over the files), otherwise
 /// to `training`; at most `limit` positions are read in all.

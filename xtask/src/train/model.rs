@@ -18,7 +18,7 @@ pub(super) struct Model {
     pub(super) buckets: usize,
     /// `W1`, `b1`, `W2`, `b2`, and with a factoriser its 768 shared rows `F` at the end.
     pub(super) params: Vec<f32>,
-    /// Whether `params` ends with the factoriser `F` (see [`TrainArgs::factorise`]).
+    /// Whether `params` ends with the factoriser `F` (see [`TrainArgs::factorise`](super::TrainArgs::factorise)).
     pub(super) factorised: bool,
     /// With a factoriser, the `W1` the network computes with: each row plus the factoriser's
     /// row of its piece and square, clipped to `[-CLIP, CLIP]` (kept up to date by
@@ -48,7 +48,7 @@ impl Model {
         model
     }
 
-    /// A model with the weights of `net` (see [`TrainArgs::init`]), which must have the layout,
+    /// A model with the weights of `net` (see [`TrainArgs::init`](super::TrainArgs::init)), which must have the layout,
     /// hidden size and output buckets asked for.
     pub(super) fn from_network(
         net: &cutoff_nnue::Network,
