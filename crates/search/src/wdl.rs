@@ -43,12 +43,12 @@ pub struct Wdl {
 
 /// `a(m)` coefficients: `a = A[0] * x³ + A[1] * x² + A[2] * x + A[3]` with `x = m / 58`.
 /// Fitted by `cargo xtask wdl --pgn a.pgn --pgn b.pgn --player cutoff-a` (3000 Adam steps,
-/// lr 5) on 200 distinct self-play games of the default network `net9` at 50,000 nodes a
-/// move: 25,826 scored positions, mean negative log-likelihood 0.6399 (the coefficients fitted
-/// to `net5`'s games give 0.7975 on the same positions). `docs/tuning.md` has the runs.
-pub const A: [f64; 4] = [62.140, 411.517, -1061.900, 682.859];
+/// lr 5) on 197 distinct self-play games of the default network `net10` at 50,000 nodes a
+/// move: 26,725 scored positions, mean negative log-likelihood 0.7020 (the coefficients fitted
+/// to `net9`'s games give 0.9411 on the same positions). `docs/tuning.md` has the runs.
+pub const A: [f64; 4] = [491.207, -219.831, -967.476, 795.389];
 /// `b(m)` coefficients, as [`A`].
-pub const B: [f64; 4] = [233.557, -420.310, 140.585, 124.028];
+pub const B: [f64; 4] = [420.864, -545.249, -55.143, 261.268];
 
 /// The material count of the model: pawn 1, knight and bishop 3, rook 5, queen 9, both
 /// sides, clamped to 17..=78.
