@@ -8,6 +8,10 @@
 //! there, from the table's own Elo per doubling of nodes around it: move the anchor to that
 //! budget and play the level again.
 //!
+//! The table's "budget now" and its proposals come from the anchors this `xtask` was built
+//! with, not from the engine it plays: a trial engine with other anchors is measured right,
+//! but its budgets are printed right only by an `xtask` built from the same tree.
+//!
 //! One PGN per level (`DIR/uci-elo-<level>.pgn`). A level whose PGN already exists is counted
 //! and not played again, so a table can be replayed a few levels at a time, or one level
 //! again after deleting its file.
@@ -31,7 +35,8 @@ const STOCKFISH_MIN_ELO: i64 = 1350;
 
 #[derive(Debug, Args)]
 pub struct UciEloArgs {
-    /// The Cutoff binary [default: the current build, `cargo build --release -p cutoff`].
+    /// The Cutoff binary [default: the current build, `cargo build --release -p cutoff`]. The
+    /// budgets the table prints are this xtask's anchors, so build both from the same tree.
     #[arg(long, value_name = "PATH")]
     pub engine: Option<PathBuf>,
 
