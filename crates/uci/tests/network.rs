@@ -68,6 +68,14 @@ fn the_committed_default_network_loads_and_evaluates() {
 }
 
 #[test]
+fn the_committed_default_network_stays_under_16_mb() {
+    // Every build carries it in the binary, so its size is a promise (docs/nnue.md, "Architecture").
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/networks/default.nnue");
+    let bytes = std::fs::metadata(path).unwrap_or_else(|e| panic!("{path}: {e}")).len();
+    assert!(bytes < 16_000_000, "{path} is {bytes} bytes, over the 16 MB limit");
+}
+
+#[test]
 fn the_embedded_network_is_the_committed_one() {
     // Builds of this repository embed networks/default.nnue unless CUTOFF_EVALFILE names
     // another file.

@@ -13,7 +13,7 @@
 //!
 //! The gain that pays for the SIMD kernels' `unsafe` (loads, stores and the calls into
 //! `#[target_feature]` functions), measured with `valgrind --tool=callgrind` on
-//! `cutoff bench 6` with the default network (N = 256): 927.2 M instructions with the
+//! `cutoff bench 6` with the default network of then (`net5`, N = 256): 927.2 M instructions with the
 //! portable kernels, 799.3 M with the AVX2 ones (−13.8 %, the same 223,299 nodes); see
 //! `docs/nnue-speed.md`.
 //!
