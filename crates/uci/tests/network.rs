@@ -46,9 +46,11 @@ impl Lines {
     }
 }
 
+/// The committed default network, which builds embed unless `CUTOFF_EVALFILE` names another.
+const COMMITTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/networks/default.nnue");
+
 fn committed_network() -> cutoff_nnue::Network {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/networks/default.nnue");
-    load_network(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    load_network(COMMITTED).unwrap_or_else(|e| panic!("{COMMITTED}: {e}"))
 }
 
 #[test]
@@ -70,9 +72,8 @@ fn the_committed_default_network_loads_and_evaluates() {
 #[test]
 fn the_committed_default_network_stays_under_16_mb() {
     // Every build carries it in the binary, so its size is a promise (docs/nnue.md, "Architecture").
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/networks/default.nnue");
-    let bytes = std::fs::metadata(path).unwrap_or_else(|e| panic!("{path}: {e}")).len();
-    assert!(bytes < 16_000_000, "{path} is {bytes} bytes, over the 16 MB limit");
+    let bytes = std::fs::metadata(COMMITTED).unwrap_or_else(|e| panic!("{COMMITTED}: {e}")).len();
+    assert!(bytes < 16_000_000, "{COMMITTED} is {bytes} bytes, over the 16 MB limit");
 }
 
 #[test]

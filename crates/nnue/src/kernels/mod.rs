@@ -13,8 +13,8 @@
 //!
 //! The gain that pays for the SIMD kernels' `unsafe` (loads, stores and the calls into
 //! `#[target_feature]` functions), measured with `valgrind --tool=callgrind` on
-//! `cutoff bench 6` with the default network of then (`net5`, N = 256): 927.2 M instructions with the
-//! portable kernels, 799.3 M with the AVX2 ones (−13.8 %, the same 223,299 nodes); see
+//! `cutoff bench 6` with the default network of then (`net5`, N = 256): 927.2 M instructions
+//! with the portable kernels, 799.3 M with the AVX2 ones (−13.8 %, the same 223,299 nodes); see
 //! `docs/nnue-speed.md`.
 //!
 //! Every slice's length is a multiple of 16 by construction (checked when a
