@@ -19,7 +19,7 @@
 
 /// The version, the commit, the instruction level and the embedded network, as `--version`
 /// and the UCI handshake print them: `0.1.0 (commit 0123456789ab, x86-64-v3, network
-/// default.nnue sha256:c33c9040)`.
+/// default.nnue sha256:c2640369)`.
 pub const VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
     " (commit ",

@@ -146,7 +146,10 @@ fn datagen_plays_with_the_embedded_network_by_default_and_names_it_first() {
     assert!(status.success(), "datagen: {err}");
     let first = err.lines().next().unwrap_or_default();
     let name = evaluation(&nnue);
-    assert!(name.starts_with("nnue-512-"), "settings name {name}");
+    // The name carries the network's width and a hash of its bytes: `nnue-<hidden>-<16 hex>`.
+    let hidden = cutoff_uci::embedded_network().expect("this build embeds a network").hidden();
+    let hash = name.strip_prefix(&format!("nnue-{hidden}-")).unwrap_or_else(|| panic!("settings name {name}"));
+    assert!(hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()), "settings name {name}");
     assert!(first.starts_with(&format!("datagen: evaluation {name} (the embedded network")), "first line: {first}");
     assert!(first.contains("openings within ±400 cp"), "first line: {first}");
 

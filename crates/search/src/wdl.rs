@@ -43,7 +43,7 @@ pub struct Wdl {
 
 /// `a(m)` coefficients: `a = A[0] * x³ + A[1] * x² + A[2] * x + A[3]` with `x = m / 58`.
 /// Fitted by `cargo xtask wdl --pgn a.pgn --pgn b.pgn --player cutoff-a` (3000 Adam steps,
-/// lr 5) on 197 distinct self-play games of the default network `net10` at 50,000 nodes a
+/// lr 5) on 197 distinct self-play games of `net10` (the default network then) at 50,000 nodes a
 /// move: 26,725 scored positions, mean negative log-likelihood 0.7020 (the coefficients fitted
 /// to `net9`'s games give 0.9411 on the same positions). `docs/tuning.md` has the runs.
 pub const A: [f64; 4] = [491.207, -219.831, -967.476, 795.389];

@@ -76,8 +76,9 @@ pub(crate) fn blocks_mut(s: &mut [i16]) -> &mut [Block] {
 
 /// The hidden size whose kernels are compiled with their length known: their loops unroll.
 /// Other sizes run the same kernels with a length known only at run time. 256 is `net5`'s
-/// size; the default network `net10` has 512, whose general loop measures as fast as an
-/// unrolled one (`docs/nnue.md`, Speed), so 256 stays the unrolled size.
+/// size; at 512 (`net9`, `net10`) the general loop measured as fast as an unrolled one
+/// (`docs/nnue.md`, Speed), so 256 stays the unrolled size beside the default `net10-w768`'s
+/// 768.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 pub(crate) const UNROLLED: usize = 256;
 
