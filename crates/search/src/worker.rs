@@ -91,6 +91,9 @@ struct StackEntry {
     excluded: Option<Move>,
     /// Double extensions on the path from the root to this ply.
     double_extensions: i32,
+    /// Whether the node at this ply is on the principal variation or was when last stored
+    /// (the TT's PV bit), kept for a verification search of the same node.
+    tt_pv: bool,
 }
 
 /// Empty stack entries below ply 0.
@@ -146,6 +149,9 @@ struct Node {
     depth: i32,
     /// A null-window node expected to fail high.
     cut_node: bool,
+    /// A PV node, or one whose TT entry says it was searched as one: such nodes are reduced
+    /// and pruned less, because the line they lie on is the one the root plays.
+    tt_pv: bool,
     in_check: bool,
     key: u64,
     entry: Option<TtEntry>,
@@ -291,6 +297,10 @@ impl Worker {
         let max_depth = sh.limits.depth.unwrap_or(MAX_PLY as u32 - 4).clamp(1, MAX_PLY as u32 - 4);
         let multipv = sh.options.multipv.clamp(1, self.root_moves.len());
         let mut scores = vec![0; multipv];
+        // Each line's score averaged over the iterations (each new score weighs half): the
+        // aspiration window is centred on it, which follows a score that swings between
+        // iterations better than the last score alone.
+        let mut averages: Vec<Option<i32>> = vec![None; multipv];
 
         // Helper threads start one ply deeper half of the time, to spread out over the tree.
         let first = if self.id % 2 == 1 { 2.min(max_depth) } else { 1 };
@@ -302,11 +312,16 @@ impl Worker {
             let mut lines_done = 0;
             for pv_index in 0..multipv {
                 self.seldepth = 0;
-                let score = self.aspiration(sh, board, depth as i32, pv_index, scores[pv_index], multipv == 1);
+                let centre = averages[pv_index].unwrap_or(scores[pv_index]);
+                let score = self.aspiration(sh, board, depth as i32, pv_index, scores[pv_index], centre, multipv == 1);
                 if self.stopped {
                     break;
                 }
                 scores[pv_index] = score;
+                averages[pv_index] = Some(match averages[pv_index] {
+                    Some(avg) if score.abs() < MATE_IN_MAX_PLY && avg.abs() < MATE_IN_MAX_PLY => (avg + score) / 2,
+                    _ => score,
+                });
                 self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 // Keep the lines found so far in score order too (MultiPV).
                 self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
@@ -368,9 +383,14 @@ impl Worker {
         sh.publish_nodes(self.id, self.nodes);
     }
 
-    /// Searches line `pv_index` of the root at `depth` with an aspiration window around `prev`,
+    /// Searches line `pv_index` of the root at `depth` with an aspiration window around
+    /// `centre` (the line's average score; none when the previous score `prev` is a mate),
     /// widening it until the score falls inside; each failure is reported as a bound if
-    /// `report_bounds` (single-PV searches: with MultiPV only whole sets are reported).
+    /// `report_bounds` (single-PV searches: with MultiPV only whole sets are reported). After a
+    /// fail high the next try is a ply shallower (down to 3 plies less), since the move that
+    /// failed high usually stays best and needs only its score settled; a fail low restores
+    /// the full depth.
+    #[allow(clippy::too_many_arguments, reason = "the line, its depth and its two scores")]
     fn aspiration(
         &mut self,
         sh: &Shared,
@@ -378,21 +398,26 @@ impl Worker {
         depth: i32,
         pv_index: usize,
         prev: i32,
+        centre: i32,
         report_bounds: bool,
     ) -> i32 {
         let mut delta = ASPIRATION_DELTA.get();
+        let selective = sh.options.features.pruning();
         let (mut alpha, mut beta) = if sh.options.features.aspiration()
             && depth >= ASPIRATION_MIN_DEPTH.get()
             && prev.abs() < MATE_IN_MAX_PLY
         {
-            ((prev - delta).max(-INFINITY), (prev + delta).min(INFINITY))
+            let centre = if selective { centre } else { prev };
+            ((centre - delta).max(-INFINITY), (centre + delta).min(INFINITY))
         } else {
             (-INFINITY, INFINITY)
         };
+        let mut fail_highs = 0;
         loop {
             self.pv_index = pv_index;
             *self.at(0) = StackEntry::default();
-            let score = self.search::<Root>(sh, board, depth, 0, alpha, beta, false);
+            let searched = (depth - fail_highs).max(1);
+            let score = self.search::<Root>(sh, board, searched, 0, alpha, beta, false);
             if self.stopped {
                 return score;
             }
@@ -402,11 +427,15 @@ impl Worker {
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
+                fail_highs = 0;
             } else if score >= beta {
                 if self.is_main() && report_bounds {
                     self.report_line(sh, depth as u32, pv_index, Some(Bound::Lower));
                 }
                 beta = (score + delta).min(INFINITY);
+                if selective && score.abs() < MATE_IN_MAX_PLY {
+                    fail_highs = (fail_highs + 1).min(3);
+                }
             } else {
                 return score;
             }
@@ -663,6 +692,8 @@ impl Worker {
         // A verification search (with a move left out) neither reads nor writes the TT score.
         let entry = sh.tt.probe(key, ply);
         let tt_move = entry.and_then(|e| e.mv);
+        let tt_pv = if excluded.is_some() { self.at(ply).tt_pv } else { N::PV || entry.is_some_and(|e| e.pv) };
+        self.at(ply).tt_pv = tt_pv;
         if let Some(e) = entry {
             self.stats.tt_hits += 1;
             if !N::PV
@@ -718,6 +749,7 @@ impl Worker {
             ply,
             depth,
             cut_node,
+            tt_pv,
             in_check,
             key,
             entry,
@@ -731,12 +763,15 @@ impl Worker {
         };
 
         if !N::PV && !in_check && excluded.is_none() && beta.abs() < MATE_IN_MAX_PLY {
-            // Reverse futility pruning: far above beta with little depth left.
+            // Reverse futility pruning: far above beta with little depth left, not on a former
+            // PV line. The score returned lies between eval and beta: eval alone overstates
+            // what a shallow guess proves.
             if reverse_futility
+                && !tt_pv
                 && depth <= RFP_MAX_DEPTH.get()
                 && eval - RFP_MARGIN.get() * (depth - i32::from(improving)) >= beta
             {
-                return eval;
+                return if selective { (eval + beta) / 2 } else { eval };
             }
             // Razoring: far below alpha with little depth left, only captures can help.
             if pruning && depth <= RAZOR_MAX_DEPTH.get() && eval + RAZOR_MARGIN.get() * depth <= alpha {
@@ -944,6 +979,11 @@ impl Worker {
                 0
             };
         }
+        // A fail-high score is pulled toward beta, the more the shallower the node: the margin
+        // by which one refutation beats beta is mostly noise.
+        if !N::ROOT && selective && best >= beta && best.abs() < MATE_IN_MAX_PLY && beta.abs() < MATE_IN_MAX_PLY {
+            best = (best * depth + beta) / (depth + 1);
+        }
         if excluded.is_none() {
             let bound = if best >= beta {
                 Bound::Lower
@@ -964,7 +1004,7 @@ impl Worker {
             sh.tt.store(
                 key,
                 ply,
-                TtEntry { mv: best_move, score: best, eval: raw_eval.unwrap_or(0), depth, bound, pv: N::PV },
+                TtEntry { mv: best_move, score: best, eval: raw_eval.unwrap_or(0), depth, bound, pv: tt_pv },
             );
         }
         best
@@ -1236,7 +1276,7 @@ impl Worker {
         let mut r = 0;
         if lmr && n.depth >= LMR_MIN_DEPTH.get() && c.quiet && !n.in_check && !child.in_check() {
             r = c.base_reduction;
-            if N::PV {
+            if n.tt_pv {
                 r -= LMR_PV.get();
             }
             if c.refutation {
@@ -1254,7 +1294,7 @@ impl Worker {
             r = r.clamp(0, new_depth - 1);
         } else if selective && n.depth >= LMR_MIN_DEPTH.get() && !n.in_check && !child.in_check() {
             r = c.base_reduction - LMR_NOISY_OFFSET.get() - c.history / LMR_CAPTURE_HISTORY_DIVISOR.get();
-            if N::PV {
+            if n.tt_pv {
                 r -= LMR_NOISY_PV.get();
             }
             if n.cut_node {
@@ -1339,8 +1379,8 @@ impl Worker {
     ) -> i32 {
         // The study switches, read here once (constants in normal builds).
         let f = sh.options.features;
-        let (tt_cutoffs, delta_pruning, see_pruning, late_moves) =
-            (f.tt_cutoffs(), f.qsearch_delta(), f.qsearch_see(), f.qsearch_late_moves());
+        let (tt_cutoffs, delta_pruning, see_pruning, late_moves, selective) =
+            (f.tt_cutoffs(), f.qsearch_delta(), f.qsearch_see(), f.qsearch_late_moves(), f.pruning());
 
         self.pv[ply].clear();
         self.nodes += 1;
@@ -1400,7 +1440,8 @@ impl Worker {
             };
             eval = self.corrected(slots, raw_eval, sh);
             if eval >= beta {
-                return eval;
+                // Standing pat proves only beta; halfway to it, as for a fail-high below.
+                return if selective && eval.abs() < MATE_IN_MAX_PLY { (eval + beta) / 2 } else { eval };
             }
             alpha = alpha.max(eval);
             best = eval;
@@ -1466,6 +1507,9 @@ impl Worker {
                     }
                 }
             }
+        }
+        if selective && best >= beta && best.abs() < MATE_IN_MAX_PLY && beta.abs() < MATE_IN_MAX_PLY {
+            best = (best + beta) / 2;
         }
         let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
         sh.tt.store(key, ply, TtEntry { mv: best_move, score: best, eval: raw_eval, depth: 0, bound, pv: N::PV });
