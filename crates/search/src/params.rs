@@ -146,6 +146,17 @@ params! {
 
     /// Late-move reductions: more reduction at expected cut nodes.
     LMR_CUT_NODE = 2, 0, 3, 0.5;
+    /// Late-move reductions, in 1/1024 plies: more for a quiet move when the TT move is a
+    /// capture (the quiets are then rarely best).
+    LMR_TT_CAPTURE = 1024, 0, 3072, 128.0;
+    /// Late-move reductions, in 1/1024 plies: more when the children searched so far failed
+    /// high more than twice (this node's moves keep being refuted: it will likely fail low).
+    LMR_CUTOFFS = 1024, 0, 3072, 128.0;
+    /// Late-move reductions, in 1/1024 plies per centipawn of correction applied to the static
+    /// eval (at most a ply): a position the evaluation misjudges is reduced less.
+    LMR_COMPLEXITY = 12, 0, 48, 2.0;
+    /// Late-move reductions, in 1/1024 plies: less for a move that gives check.
+    LMR_GIVES_CHECK = 1024, 0, 3072, 128.0;
 
     /// Correction history: the largest correction, in centipawns.
     CORRECTION_MAX = 64, 16, 160, 8.0;
@@ -230,11 +241,40 @@ pub(crate) fn lmr_reduction(depth: i32, moves: usize) -> i32 {
 }
 
 fn lmr_formula(depth: i32, moves: usize) -> i32 {
+    lmr_formula_fine(depth, moves) / ONE_PLY
+}
+
+/// One ply in the units of [`lmr_reduction_fine`].
+pub(crate) const ONE_PLY: i32 = 1024;
+
+/// [`lmr_reduction`] in 1/1024 plies, so that the adjustments of the search add up before
+/// they are rounded to whole plies.
+#[inline(always)]
+pub(crate) fn lmr_reduction_fine(depth: i32, moves: usize) -> i32 {
+    #[cfg(not(feature = "tune"))]
+    {
+        static TABLE: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
+            let mut t = [[0; 64]; 64];
+            for (d, row) in t.iter_mut().enumerate() {
+                for (m, r) in row.iter_mut().enumerate() {
+                    *r = lmr_formula_fine(d as i32, m);
+                }
+            }
+            t
+        });
+        TABLE[depth.clamp(0, 63) as usize][moves.min(63)]
+    }
+    #[cfg(feature = "tune")]
+    lmr_formula_fine(depth.clamp(0, 63), moves.min(63))
+}
+
+fn lmr_formula_fine(depth: i32, moves: usize) -> i32 {
     if depth < 1 || moves < 1 {
         return 0;
     }
     let product = f64::from(depth).ln() * (moves as f64).ln();
-    ((f64::from(LMR_BASE.get()) + product * 100.0 * 100.0 / f64::from(LMR_DIVISOR.get())) / 100.0) as i32
+    let plies = (f64::from(LMR_BASE.get()) + product * 100.0 * 100.0 / f64::from(LMR_DIVISOR.get())) / 100.0;
+    (plies * f64::from(ONE_PLY)) as i32
 }
 
 /// Every tunable parameter: the search's, in declaration order, then the move picker's

@@ -94,6 +94,9 @@ struct StackEntry {
     /// Whether the node at this ply is on the principal variation or was when last stored
     /// (the TT's PV bit), kept for a verification search of the same node.
     tt_pv: bool,
+    /// Beta cutoffs at this ply since the node two plies up started: many mean the moves of
+    /// the node one ply up keep being refuted.
+    cutoffs: u32,
 }
 
 /// Empty stack entries below ply 0.
@@ -169,6 +172,11 @@ struct Node {
     improving: bool,
     /// Whether the side to move has a piece besides pawns and king (zugzwang is then rare).
     has_pieces: bool,
+    /// The size of the correction applied to the static eval (0 in check): how much the
+    /// evaluation is known to misjudge positions like this one.
+    complexity: i32,
+    /// Whether the TT move is a capture or promotion.
+    tt_noisy: bool,
 }
 
 /// A move of a node's move loop, with what pruning and reductions read about it.
@@ -182,6 +190,8 @@ struct Candidate {
     history: i32,
     /// The late-move reduction by depth and move number alone ([`lmr_reduction`]).
     base_reduction: i32,
+    /// The same in 1/1024 plies ([`lmr_reduction_fine`]).
+    base_fine: i32,
     /// The depth left after that reduction: what the pruning margins scale with.
     lmr_depth: i32,
     /// Whether it is a quiet killer or the countermove (as the ordering uses them).
@@ -416,6 +426,7 @@ impl Worker {
         loop {
             self.pv_index = pv_index;
             *self.at(0) = StackEntry::default();
+            self.at(1).cutoffs = 0;
             let searched = (depth - fail_highs).max(1);
             let score = self.search::<Root>(sh, board, searched, 0, alpha, beta, false);
             if self.stopped {
@@ -683,6 +694,7 @@ impl Worker {
         // Children inherit the path's double extensions (the move loop adds its own).
         let doubles = self.at(ply).double_extensions;
         self.at(ply + 1).double_extensions = doubles;
+        self.at(ply + 2).cutoffs = 0;
         // The correction history's entries, loaded while the TT probe waits for its own.
         let slots = CorrectionHistory::slots(board);
         if !in_check {
@@ -760,6 +772,8 @@ impl Worker {
             eval,
             improving,
             has_pieces,
+            complexity: static_eval.zip(raw_eval).map_or(0, |(s, r)| (s - r).abs()),
+            tt_noisy: tt_move.is_some_and(|m| !m.is_quiet()),
         };
 
         if !N::PV && !in_check && excluded.is_none() && beta.abs() < MATE_IN_MAX_PLY {
@@ -862,6 +876,7 @@ impl Worker {
                     self.histories.capture.get((board, mv))
                 },
                 base_reduction,
+                base_fine: lmr_reduction_fine(depth, move_count),
                 lmr_depth: (depth - 1 - base_reduction).max(0),
                 // Decided by the move itself, not by the picker stage, so that every ordering
                 // variant that yields the same order also searches the same tree.
@@ -956,6 +971,7 @@ impl Worker {
                         line.try_extend_from_slice(&child_pv[..child_pv.len().min(room)]).ok();
                     }
                     if score >= beta {
+                        self.at(ply).cutoffs += 1;
                         self.stats.record_cutoff(move_count, picker.noisy_generated(), picker.quiets_generated());
                         let tried = Tried { quiets: &quiets_tried, noisy: &noisy_tried };
                         self.update_histories(sh, board, ply, mv, depth, tried, continuations, threats);
@@ -1263,46 +1279,53 @@ impl Worker {
     }
 
     /// The late-move reduction of move `c` (not the first) before its null-window search, in
-    /// plies: 0 in check or when the move gives check, and below [`LMR_MIN_DEPTH`]. A quiet
-    /// move starts from [`lmr_reduction`] (by depth and move number), less at PV nodes and for
-    /// killers and the countermove (likely refutations), less by good history, more when the
-    /// eval is not improving and at expected cut nodes. A noisy move (only with pruning on) is
-    /// reduced [`LMR_NOISY_OFFSET`] less than a quiet, and less by capture history. The result
-    /// leaves at least one ply of `new_depth`.
+    /// plies: 0 in check and below [`LMR_MIN_DEPTH`]. It starts from [`lmr_reduction_fine`]
+    /// (by depth and move number) and adds its adjustments in 1/1024 plies before rounding. A
+    /// quiet move is reduced less on a (former) PV line, for killers and the countermove
+    /// (likely refutations) and by good history; more when the eval is not improving, at
+    /// expected cut nodes and when the TT move is a capture. A noisy move is reduced
+    /// [`LMR_NOISY_OFFSET`] less than a quiet, and less by capture history. Every move is
+    /// reduced more when the node's children keep failing high, less when the static eval
+    /// needed a large correction and when it gives check. The result leaves at least one ply
+    /// of `new_depth`. Without the selective search (the study), only quiet moves that do not
+    /// give check are reduced, by whole plies.
     #[inline(always)]
     fn reduction<N: NodeType>(&self, sh: &Shared, n: &Node, c: &Candidate, child: &Board, new_depth: i32) -> i32 {
         let f = sh.options.features;
         let (lmr, selective) = (f.lmr(), f.pruning());
-        let mut r = 0;
-        if lmr && n.depth >= LMR_MIN_DEPTH.get() && c.quiet && !n.in_check && !child.in_check() {
-            r = c.base_reduction;
-            if n.tt_pv {
-                r -= LMR_PV.get();
-            }
-            if c.refutation {
-                r -= LMR_KILLER.get();
-            }
-            if selective {
-                r -= c.history / LMR_HISTORY_DIVISOR.get();
-                if !n.improving {
-                    r += LMR_NOT_IMPROVING.get();
-                }
-                if n.cut_node {
-                    r += LMR_CUT_NODE.get();
-                }
-            }
-            r = r.clamp(0, new_depth - 1);
-        } else if selective && n.depth >= LMR_MIN_DEPTH.get() && !n.in_check && !child.in_check() {
-            r = c.base_reduction - LMR_NOISY_OFFSET.get() - c.history / LMR_CAPTURE_HISTORY_DIVISOR.get();
-            if n.tt_pv {
-                r -= LMR_NOISY_PV.get();
-            }
-            if n.cut_node {
-                r += LMR_NOISY_CUT_NODE.get();
-            }
-            r = r.clamp(0, new_depth - 1);
+        if n.depth < LMR_MIN_DEPTH.get() || n.in_check {
+            return 0;
         }
-        r
+        let gives_check = child.in_check();
+        if !selective {
+            if !(lmr && c.quiet) || gives_check {
+                return 0;
+            }
+            let r = c.base_reduction - i32::from(n.tt_pv) * LMR_PV.get() - i32::from(c.refutation) * LMR_KILLER.get();
+            return r.clamp(0, new_depth - 1);
+        }
+        let mut r = c.base_fine;
+        if c.quiet && lmr {
+            r -= i32::from(n.tt_pv) * LMR_PV.get() * ONE_PLY;
+            r -= i32::from(c.refutation) * LMR_KILLER.get() * ONE_PLY;
+            r -= c.history * ONE_PLY / LMR_HISTORY_DIVISOR.get();
+            r += i32::from(!n.improving) * LMR_NOT_IMPROVING.get() * ONE_PLY;
+            r += i32::from(n.cut_node) * LMR_CUT_NODE.get() * ONE_PLY;
+            r += i32::from(n.tt_noisy) * LMR_TT_CAPTURE.get();
+        } else {
+            r -= LMR_NOISY_OFFSET.get() * ONE_PLY;
+            r -= c.history * ONE_PLY / LMR_CAPTURE_HISTORY_DIVISOR.get();
+            r -= i32::from(n.tt_pv) * LMR_NOISY_PV.get() * ONE_PLY;
+            r += i32::from(n.cut_node) * LMR_NOISY_CUT_NODE.get() * ONE_PLY;
+        }
+        if self.stack[n.ply + 1 + STACK_OFFSET].cutoffs > 2 {
+            r += LMR_CUTOFFS.get();
+        }
+        r -= (n.complexity * LMR_COMPLEXITY.get()).min(ONE_PLY);
+        if gives_check {
+            r -= LMR_GIVES_CHECK.get();
+        }
+        (r / ONE_PLY).clamp(0, new_depth - 1)
     }
 
     /// Records the result of the root move at `index`, searched with the window (`alpha`, `beta`)
