@@ -1,0 +1,162 @@
+//! Quiescence: captures (and checks) only, until the position is quiet.
+
+use cutoff_board::{Board, PieceType, SEE_VALUES};
+use cutoff_ordering::MovePicker;
+use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY, TtEntry};
+
+use crate::MAX_PLY;
+use crate::correction::CorrectionHistory;
+use crate::params::*;
+use crate::shared::Shared;
+
+use super::{NodeType, Worker, bound_cuts};
+
+impl Worker {
+    pub(super) fn qsearch<N: NodeType>(
+        &mut self,
+        sh: &Shared,
+        board: &Board,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        qs_ply: u32,
+    ) -> i32 {
+        // The study switches, read here once (constants in normal builds).
+        let f = sh.options.features;
+        let (tt_cutoffs, delta_pruning, see_pruning, late_moves, selective) =
+            (f.tt_cutoffs(), f.qsearch_delta(), f.qsearch_see(), f.qsearch_late_moves(), f.pruning());
+
+        self.pv[ply].clear();
+        self.nodes += 1;
+        self.stats.nodes += 1;
+        self.stats.qnodes += 1;
+        if self.check_stop(sh) {
+            return 0;
+        }
+        if N::PV {
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        let in_check = board.in_check();
+        if board.halfmove_clock() >= 100 && !in_check || board.is_insufficient_material() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 2 {
+            return if in_check { 0 } else { self.evaluate(board) };
+        }
+        if alpha < 0 && self.upcoming_repetition(board, ply) {
+            alpha = 0;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        // Deep in quiescence a check is no longer answered move by move: the static eval
+        // stands, so that chains of checking captures cannot blow up the tree.
+        if in_check && qs_ply >= QS_MAX_EVASION_PLY {
+            return self.evaluate(board);
+        }
+
+        // The correction history's entries, loaded while the TT probe waits for its own.
+        let slots = CorrectionHistory::slots(board);
+        if !in_check {
+            self.correction.prefetch(slots);
+        }
+        let key = board.key();
+        let entry = sh.tt.probe(key, ply);
+        if let Some(e) = entry
+            && !N::PV
+            && tt_cutoffs
+            && bound_cuts(e.bound, e.score, alpha, beta)
+        {
+            return e.score;
+        }
+
+        let mut best;
+        let eval;
+        let raw_eval;
+        if in_check {
+            best = -MATE + ply as i32;
+            eval = 0;
+            raw_eval = 0;
+        } else {
+            raw_eval = match entry {
+                Some(e) => e.eval,
+                None => self.evaluate(board),
+            };
+            eval = self.corrected(slots, raw_eval, sh);
+            if eval >= beta {
+                // Standing pat proves only beta; halfway to it, as for a fail-high below.
+                return if selective && eval.abs() < MATE_IN_MAX_PLY { (eval + beta) / 2 } else { eval };
+            }
+            alpha = alpha.max(eval);
+            best = eval;
+        }
+
+        // The square of the move that led here: a capture there is a recapture.
+        let last_to = self.back(ply, 1).mv.map(|m| m.to());
+        let mut picker = MovePicker::qsearch(board, entry.and_then(|e| e.mv), sh.options.ordering);
+        let mut best_move = None;
+        let mut tried = 0;
+        while let Some(mv) = self.next_move(&mut picker) {
+            if !in_check {
+                // Whether SEE already found the capture winning, which implies not losing.
+                let mut wins = false;
+                // Delta pruning: even winning the victim with a margin leaves us below alpha.
+                if delta_pruning && mv.promotion().is_none() {
+                    let victim = if mv.is_en_passant() {
+                        PieceType::Pawn
+                    } else {
+                        board.kind_on(mv.to()).unwrap_or(PieceType::Pawn)
+                    };
+                    if eval + DELTA_MARGIN.get() + SEE_VALUES[victim as usize] <= alpha {
+                        continue;
+                    }
+                    // Far below alpha, an even trade cannot help either: only captures that win.
+                    if eval + DELTA_MARGIN.get() <= alpha {
+                        if !board.see_ge(mv, 1) {
+                            continue;
+                        }
+                        wins = true;
+                    }
+                }
+                // SEE pruning: captures that lose material cannot raise the score.
+                if see_pruning && !wins && !board.see_ge(mv, 0) {
+                    continue;
+                }
+            }
+            tried += 1;
+            // After two captures, only recaptures, promotions and (in the first plies of
+            // quiescence) checks are worth a look; decided before the move is made.
+            if !in_check
+                && late_moves
+                && tried > 2
+                && Some(mv.to()) != last_to
+                && mv.promotion().is_none()
+                && !(qs_ply < QS_CHECK_PLIES && board.gives_check(mv))
+            {
+                continue;
+            }
+            let child = self.play(sh, board, mv, ply);
+            let score = -self.qsearch::<N>(sh, &child, ply + 1, -beta, -alpha, qs_ply + 1);
+            self.unplay();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if selective && best >= beta && best.abs() < MATE_IN_MAX_PLY && beta.abs() < MATE_IN_MAX_PLY {
+            best = (best + beta) / 2;
+        }
+        let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
+        sh.tt.store(key, ply, TtEntry { mv: best_move, score: best, eval: raw_eval, depth: 0, bound, pv: N::PV });
+        best
+    }
+}
