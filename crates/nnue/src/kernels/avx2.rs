@@ -9,8 +9,8 @@
 //! `i16` with no alignment guarantee beyond 2 bytes.
 //!
 //! Each kernel takes `B`, its slices' number of blocks when it is known at compile time (the
-//! entry points pass it for the default network's hidden size, [`UNROLLED`](super::UNROLLED),
-//! so that the loops unroll), or 0 for the slices' own length.
+//! entry points pass it when the hidden size is [`UNROLLED`](super::UNROLLED), the default
+//! network's, so that the loops unroll), or 0 for the slices' own length.
 
 #![allow(unsafe_code)]
 // The AVX-512 build uses the AVX2 kernels for its last 16 neurons only; these are then its tests.

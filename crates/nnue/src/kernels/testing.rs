@@ -49,8 +49,9 @@ impl Rng {
 }
 
 /// Hidden sizes: the smallest, odd and even multiples of 16 (the AVX-512 kernels handle a
-/// last half register), the default network's and the largest.
-const SIZES: [usize; 8] = [16, 32, 48, 64, 112, 256, 528, 1024];
+/// last half register), earlier defaults, the default network's (the unrolled size) and the
+/// largest.
+const SIZES: [usize; 9] = [16, 32, 48, 64, 112, 256, 528, 768, 1024];
 
 /// The accumulator updates equal the reference on random values over the whole `i16` range
 /// (the arithmetic wraps, so every input is valid).
