@@ -325,10 +325,6 @@ pub fn spsa_config() -> String {
     out
 }
 
-/// Quiescence: checks are searched beyond the late-move rule only in its first plies. Off (no
-/// limit): limiting it to 2 plies measured -2.5 ± 30 together with batch 2, without it
-/// +15.6 ± 31 (docs/strength.md); the evasion bound below keeps the tree bounded.
-pub(crate) const QS_CHECK_PLIES: u32 = u32::MAX;
 /// Quiescence: in check this deep into quiescence, the static eval stands (a bound on the
 /// tree that chains of checking captures could otherwise grow without limit).
 pub(crate) const QS_MAX_EVASION_PLY: u32 = 6;

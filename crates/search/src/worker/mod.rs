@@ -11,6 +11,7 @@ mod qsearch;
 mod search;
 mod selective;
 
+use std::ops::ControlFlow;
 use std::sync::atomic::Ordering;
 
 use arrayvec::ArrayVec;
@@ -325,6 +326,60 @@ impl Worker {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// What the search and quiescence do first at every node (after clearing its PV): count
+    /// it, honour a stop, note the selective depth of a PV node, and, below the root, end the
+    /// node on a draw or at the deepest ply, and raise `alpha` to a draw when the side to move
+    /// can repeat a position. Returns `Break` with the node's score when it ends here, else
+    /// `Continue` with the new `alpha`. The draw rules differ by kind: the search detects
+    /// repetitions ([`Worker::is_draw`]) and lets a mate on the hundredth half-move stand,
+    /// quiescence (`quiescence`) only the fifty-move rule out of check and material.
+    #[allow(clippy::too_many_arguments, reason = "the node's position, ply, window and kind")]
+    #[inline(always)]
+    fn enter<N: NodeType>(
+        &mut self,
+        sh: &Shared,
+        board: &Board,
+        ply: usize,
+        in_check: bool,
+        mut alpha: i32,
+        beta: i32,
+        quiescence: bool,
+    ) -> ControlFlow<i32, i32> {
+        self.nodes += 1;
+        self.stats.nodes += 1;
+        if quiescence {
+            self.stats.qnodes += 1;
+        }
+        if self.check_stop(sh) {
+            return ControlFlow::Break(0);
+        }
+        if N::PV {
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        if N::ROOT {
+            return ControlFlow::Continue(alpha);
+        }
+        let draw = if quiescence {
+            board.halfmove_clock() >= 100 && !in_check || board.is_insufficient_material()
+        } else {
+            self.is_draw(board)
+        };
+        if draw {
+            return ControlFlow::Break(0);
+        }
+        if ply >= MAX_PLY - 2 {
+            return ControlFlow::Break(if in_check { 0 } else { self.evaluate(board) });
+        }
+        // The side to move can repeat a position: the node is worth at least a draw.
+        if alpha < 0 && self.upcoming_repetition(board, ply) {
+            alpha = 0;
+            if alpha >= beta {
+                return ControlFlow::Break(alpha);
+            }
+        }
+        ControlFlow::Continue(alpha)
     }
 
     /// The picker's next move, read with this thread's history tables.

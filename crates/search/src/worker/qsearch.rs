@@ -1,10 +1,11 @@
 //! Quiescence: captures (and checks) only, until the position is quiet.
 
+use std::ops::ControlFlow;
+
 use cutoff_board::{Board, PieceType, SEE_VALUES};
 use cutoff_ordering::MovePicker;
 use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY, TtEntry};
 
-use crate::MAX_PLY;
 use crate::correction::CorrectionHistory;
 use crate::params::*;
 use crate::shared::Shared;
@@ -27,28 +28,11 @@ impl Worker {
             (f.tt_cutoffs(), f.qsearch_delta(), f.qsearch_see(), f.qsearch_late_moves(), f.pruning());
 
         self.pv[ply].clear();
-        self.nodes += 1;
-        self.stats.nodes += 1;
-        self.stats.qnodes += 1;
-        if self.check_stop(sh) {
-            return 0;
-        }
-        if N::PV {
-            self.seldepth = self.seldepth.max(ply + 1);
-        }
         let in_check = board.in_check();
-        if board.halfmove_clock() >= 100 && !in_check || board.is_insufficient_material() {
-            return 0;
-        }
-        if ply >= MAX_PLY - 2 {
-            return if in_check { 0 } else { self.evaluate(board) };
-        }
-        if alpha < 0 && self.upcoming_repetition(board, ply) {
-            alpha = 0;
-            if alpha >= beta {
-                return alpha;
-            }
-        }
+        alpha = match self.enter::<N>(sh, board, ply, in_check, alpha, beta, true) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(alpha) => alpha,
+        };
         // Deep in quiescence a check is no longer answered move by move: the static eval
         // stands, so that chains of checking captures cannot blow up the tree.
         if in_check && qs_ply >= QS_MAX_EVASION_PLY {
@@ -124,14 +108,15 @@ impl Worker {
                 }
             }
             tried += 1;
-            // After two captures, only recaptures, promotions and (in the first plies of
-            // quiescence) checks are worth a look; decided before the move is made.
+            // After two captures, only recaptures, promotions and checks are worth a look;
+            // decided before the move is made. (Checks at every quiescence ply: limiting them to
+            // the first two lost, docs/strength.md; QS_MAX_EVASION_PLY bounds the tree instead.)
             if !in_check
                 && late_moves
                 && tried > 2
                 && Some(mv.to()) != last_to
                 && mv.promotion().is_none()
-                && !(qs_ply < QS_CHECK_PLIES && board.gives_check(mv))
+                && !board.gives_check(mv)
             {
                 continue;
             }

@@ -64,28 +64,11 @@ impl Worker {
         if depth <= 0 {
             return self.qsearch::<N>(sh, board, ply, alpha, beta, 0);
         }
-        self.nodes += 1;
-        self.stats.nodes += 1;
-        if self.check_stop(sh) {
-            return 0;
-        }
-        if N::PV {
-            self.seldepth = self.seldepth.max(ply + 1);
-        }
+        alpha = match self.enter::<N>(sh, board, ply, in_check, alpha, beta, false) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(alpha) => alpha,
+        };
         if !N::ROOT {
-            if self.is_draw(board) {
-                return 0;
-            }
-            if ply >= MAX_PLY - 2 {
-                return if in_check { 0 } else { self.evaluate(board) };
-            }
-            // The side to move can repeat a position: the node is worth at least a draw.
-            if alpha < 0 && self.upcoming_repetition(board, ply) {
-                alpha = 0;
-                if alpha >= beta {
-                    return alpha;
-                }
-            }
             // Mate distance pruning: no line from here beats a mate found closer to the root.
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);
