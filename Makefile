@@ -3,6 +3,8 @@
 #   make                     native build for this CPU (popcnt, BMI2/PEXT, AVX2 ...) -> ./cutoff
 #   make EXE=/tmp/cutoff-ob  the same, written to /tmp/cutoff-ob
 #   make portable            a build that runs on any CPU of the target architecture
+#   make pgo                 the native build, optimised with a profile of `cutoff bench`
+#                            (profile-guided; needs the llvm-profdata of rustc's LLVM) -> ./cutoff
 #   make dist                release archives for Linux x86-64, one per level (x86-64, x86-64-v2,
 #                            x86-64-v3, x86-64-v4) -> dist/, with each level's bench nps
 #                            (DIST_FLAGS: more options of `cargo xtask dist`, e.g. --rounds 5)
@@ -17,6 +19,9 @@ EVALFILE ?=
 # FEATURES=tune: the search parameters become UCI options (SPSA tuning).
 FEATURES ?=
 DIST_FLAGS ?=
+# The llvm-profdata that reads the profiles of this rustc: its LLVM major version must match
+# (rustc 1.95 is LLVM 22; Debian's package llvm-22). scripts/pgo.sh finds one when unset.
+PROFDATA ?=
 
 ifeq ($(OS),Windows_NT)
 ifeq ($(suffix $(EXE)),)
@@ -24,7 +29,7 @@ EXE := $(EXE).exe
 endif
 endif
 
-.PHONY: all native portable dist clean
+.PHONY: all native portable pgo dist clean
 
 all: native
 
@@ -37,6 +42,12 @@ native:
 # An empty RUSTFLAGS replaces the native flags of .cargo/config.toml: the compiler's baseline.
 portable:
 	RUSTFLAGS= $(CARGO) rustc --release --package cutoff --bin cutoff $(if $(FEATURES),--features $(FEATURES)) -- --emit link=$(abspath $(EXE))
+
+# Profile-guided: an instrumented build runs `cutoff bench`, and the build that ships is
+# optimised with that profile (scripts/pgo.sh). Without a matching llvm-profdata it says so in
+# one line and makes the plain native build.
+pgo:
+	CARGO="$(CARGO)" FEATURES="$(FEATURES)" PROFDATA="$(PROFDATA)" scripts/pgo.sh $(abspath $(EXE))
 
 # Each level is built with its own target-cpu (not this machine's); see `cargo xtask dist --help`.
 dist:
