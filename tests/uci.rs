@@ -153,43 +153,49 @@ fn handshake_reports_id_options_and_uciok() {
             None => e.fail(&format!("unexpected or malformed line during the handshake: '{line}'")),
         }
     }
-    let find = |name: &str| options.iter().find(|o| o.name == name);
-    for (name, kind) in [
-        ("Hash", "spin"),
-        ("Threads", "spin"),
-        ("MultiPV", "spin"),
-        ("Ponder", "check"),
-        ("Move Overhead", "spin"),
-        ("UCI_Chess960", "check"),
-        ("Clear Hash", "button"),
-        ("UCI_ShowWDL", "check"),
-        ("UCI_LimitStrength", "check"),
-        ("UCI_Elo", "spin"),
-        ("OwnBook", "check"),
-        ("BookFile", "string"),
-        ("SyzygyPath", "string"),
-        ("SyzygyProbeDepth", "spin"),
-        ("SyzygyProbeLimit", "spin"),
-        ("Syzygy50MoveRule", "check"),
-        ("UseNNUE", "check"),
-        ("EvalFile", "string"),
-    ] {
-        let Some(o) = find(name) else { e.fail(&format!("option '{name}' missing")) };
-        let ok = o.kind == kind
-            && match kind {
-                "spin" => match (o.default.as_deref().map(str::parse::<i64>), o.min, o.max) {
-                    (Some(Ok(d)), Some(min), Some(max)) => min <= d && d <= max,
-                    _ => false,
-                },
-                "check" => matches!(o.default.as_deref(), Some("true" | "false")) && o.min.is_none(),
-                // UCI writes an empty string default as `<empty>`.
-                "string" => o.default.as_deref() == Some("<empty>") && o.min.is_none() && o.max.is_none(),
-                _ => o.default.is_none() && o.min.is_none() && o.max.is_none(),
-            };
-        e.ensure(ok, format!("option '{name}' should be a well-formed {kind}: {o:?}"));
+    // The engine's options are the entries of its `OPTIONS` table: the handshake lists exactly
+    // those, in their order, and no list is kept here.
+    let declared: Vec<String> = cutoff_uci::option_lines().collect();
+    let listed: Vec<&String> = lines.iter().filter(|l| l.starts_with("option ")).collect();
+    e.ensure(listed == declared.iter().collect::<Vec<_>>(), format!("expected the declared options {declared:?}"));
+    for (i, o) in options.iter().enumerate() {
+        let name = &o.name;
+        let ok = match o.kind.as_str() {
+            "spin" => match (o.default.as_deref().map(str::parse::<i64>), o.min, o.max) {
+                (Some(Ok(d)), Some(min), Some(max)) => min <= d && d <= max,
+                _ => false,
+            },
+            "check" => matches!(o.default.as_deref(), Some("true" | "false")) && o.min.is_none(),
+            // UCI writes an empty string default as `<empty>`.
+            "string" => o.default.as_deref() == Some("<empty>") && o.min.is_none() && o.max.is_none(),
+            "button" => o.default.is_none() && o.min.is_none() && o.max.is_none(),
+            _ => false,
+        };
+        e.ensure(ok, format!("option '{name}' should be a well-formed spin, check, string or button: {o:?}"));
+        let twice = options[i + 1..].iter().any(|b| b.name.eq_ignore_ascii_case(name));
+        e.ensure(!twice, format!("option '{name}' declared twice"));
     }
-    e.ensure(options.len() == 18, format!("expected exactly the 18 documented options, got {options:?}"));
-    // Defaults that GUIs rely on.
+    // The README's "Options:" paragraph names only options the engine declares: each name in
+    // backticks whose words all start with a capital letter and are longer than a letter
+    // (`Hash`, `Move Overhead`; not `UseNNUE false`, `info string` or `go movetime T`'s `T`)
+    // is one of them. (It need not name them all: an option
+    // is one entry of `OPTIONS`, and `uci` lists them.)
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme.find("Options: ").expect("README.md has an \"Options: \" paragraph");
+    let paragraph = &readme[start..];
+    let paragraph = &paragraph[..paragraph.find("\n\n").unwrap_or(paragraph.len())];
+    let named: Vec<&str> = paragraph
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|name| name.split(' ').all(|word| word.len() > 1 && word.starts_with(|c: char| c.is_ascii_uppercase())))
+        .collect();
+    e.ensure(named.len() >= 10, format!("README.md's options paragraph names too few options: {named:?}"));
+    for name in named {
+        e.ensure(options.iter().any(|o| o.name == name), format!("README.md names `{name}`, which is not an option"));
+    }
+    // Names and defaults that GUIs rely on.
+    let find = |name: &str| options.iter().find(|o| o.name == name);
     let default = |name: &str| find(name).and_then(|o| o.default.clone()).unwrap_or_default();
     e.ensure(default("UCI_Chess960") == "false", "UCI_Chess960 must default to false");
     e.ensure(default("Ponder") == "false", "Ponder should default to false");
@@ -203,22 +209,34 @@ fn handshake_reports_id_options_and_uciok() {
 
     e.send("isready");
     e.expect_line("readyok", |l| l == "readyok", TIMEOUT);
-    // Setting every option to a valid value is accepted silently.
-    for cmd in [
-        "setoption name Hash value 8",
-        "setoption name Threads value 1",
-        "setoption name MultiPV value 1",
-        "setoption name Ponder value true",
-        "setoption name Move Overhead value 10",
-        "setoption name UCI_Chess960 value false",
-        "setoption name Clear Hash",
-        "setoption name UCI_ShowWDL value false",
-        "setoption name UCI_LimitStrength value false",
-        "setoption name UCI_Elo value 2000",
-        "setoption name OwnBook value false",
-        "setoption name BookFile value <empty>",
-        "setoption name hash value 16", // option names are case-insensitive
-    ] {
+    // Setting every spin, check and button to a valid value is accepted silently: each to its
+    // default (each spin also to its minimum), then a few values that differ from the
+    // defaults. (A string option names a file or folder, and setting it reports what it loaded:
+    // tests/files.rs, nnue.rs, book.rs and syzygy.rs.)
+    let mut commands = Vec::new();
+    for o in &options {
+        let name = &o.name;
+        match (o.kind.as_str(), &o.default) {
+            ("button", _) => commands.push(format!("setoption name {name}")),
+            ("spin" | "check", Some(default)) => commands.push(format!("setoption name {name} value {default}")),
+            _ => {}
+        }
+        if let Some(min) = o.min {
+            commands.push(format!("setoption name {name} value {min}"));
+        }
+    }
+    commands.extend(
+        [
+            "setoption name Hash value 8",
+            "setoption name Ponder value true",
+            "setoption name Move Overhead value 10",
+            "setoption name UCI_Elo value 2000",
+            "setoption name BookFile value <empty>",
+            "setoption name hash value 16", // option names are case-insensitive
+        ]
+        .map(String::from),
+    );
+    for cmd in &commands {
         let out = e.command(cmd);
         e.ensure(out.is_empty(), format!("`{cmd}` should be accepted silently, got {out:?}"));
     }
@@ -529,7 +547,7 @@ fn bad_input_is_reported_and_ignored() {
     e.ensure(s.infos.iter().all(|i| i.depth.unwrap_or(0) <= 2), "the depth limit must be kept");
     // A limit that cannot be read, with nothing else to end the search: the engine says so
     // and answers on its own (a depth-1 search), never waiting for a stop that a GUI which
-    // sent a limit will not send (issue 15, item 4). Black is to move here.
+    // sent a limit will not send. Black is to move here.
     for go in [
         "go depth abc",
         "go depth 1.5",
@@ -689,10 +707,9 @@ fn go_perft_divides_standard_and_chess960() {
 }
 
 // ---------------------------------------------------------------------------------------
-// 6b. Long commands (go perft, bench) run where isready, stop and quit reach them
-// (issue 15, item 1).
+// 6b. Long commands (go perft, bench) run where isready, stop and quit reach them.
 
-/// The longest wait for `readyok` accepted while a perft or bench runs (issue 15).
+/// The longest wait for `readyok` accepted while a perft or bench runs.
 const MAX_ISREADY_LATENCY: Duration = Duration::from_millis(100);
 
 /// Probes `isready` `probes` times while a long command runs and returns the latencies;
@@ -829,7 +846,7 @@ fn bench_runs_in_the_background_and_stops() {
 }
 
 // ---------------------------------------------------------------------------------------
-// 6c. go movetime answers close to the time asked for (issue 15, item 3).
+// 6c. go movetime answers close to the time asked for.
 
 #[test]
 fn go_movetime_uses_the_time_asked_for() {
@@ -1075,7 +1092,7 @@ fn d_and_eval_describe_the_position() {
 }
 
 /// `eval` leads with the evaluation the search uses, labelled "in use", and labels the other
-/// one "not in use" (issue 32, item 2). The network is the repository's committed one, loaded
+/// one "not in use". The network is the repository's committed one, loaded
 /// with `EvalFile`, so the test does not depend on what the build embeds.
 #[test]
 fn eval_leads_with_the_evaluation_in_use() {
@@ -1235,33 +1252,34 @@ fn multipv_lines_are_sorted_and_bestmove_is_the_best() {
     e.quit();
 }
 
-/// One rule for every spin option (issue 32, item 4): a number outside the declared range is
+/// One rule for every spin option: a number outside the declared range is
 /// clamped to it, with an `info string` naming the range and the value used; a value that is
 /// not a whole number is refused with an `info string` and the option keeps its value.
 #[test]
 fn spin_options_are_clamped_to_their_range() {
     let mut e = Engine::spawn();
-    // (No Hash or Threads above their maximum here: 64 GiB of hash or 256 search threads are
-    // too much for a test machine. The unit test of `options.rs` covers every option's ends.)
-    // MultiPV 3 first, so that MultiPV 0 (clamped to 1) is seen to change it.
+    // Every spin option the engine declares, one beyond each end (above first, so that each
+    // ends at its minimum: MultiPV 3 first, so that MultiPV 0, clamped to 1, is seen to change
+    // it). No Hash or Threads above their maximum: 64 GiB of hash or 256 search threads are
+    // too much for a test machine; the unit test of `options.rs` covers every option's ends.
     e.command("setoption name MultiPV value 3");
-    for (value, range, used) in [
-        ("Hash value 0", "1 to 65536", "1"),
-        ("Hash value -5", "1 to 65536", "1"),
-        ("Threads value 0", "1 to 256", "1"),
-        ("MultiPV value 0", "1 to 256", "1"),
-        ("UCI_Elo value 3000", "1320 to 2850", "2850"),
-        ("UCI_Elo value 99999999999999999999", "1320 to 2850", "2850"),
-        ("Move Overhead value 99999", "0 to 5000", "5000"),
-        ("Move Overhead value -1", "0 to 5000", "0"),
-        ("SyzygyProbeDepth value 0", "1 to 100", "1"),
-        ("SyzygyProbeDepth value 1000", "1 to 100", "100"),
-        ("SyzygyProbeLimit value 8", "0 to 7", "7"),
-    ] {
-        let (name, given) = value.split_once(" value ").expect("name value");
-        let out = e.command(&format!("setoption name {value}"));
-        let expected = format!("info string setoption: '{name}' {given} is outside its range {range}; using {used}");
-        e.ensure(out == [expected.clone()], format!("setoption name {value}: expected [{expected:?}], got {out:?}"));
+    let spins: Vec<UciOption> =
+        cutoff_uci::option_lines().filter_map(|l| parse_option(&l)).filter(|o| o.kind == "spin").collect();
+    e.ensure(spins.iter().any(|o| o.name == "MultiPV"), format!("no MultiPV among {spins:?}"));
+    for o in &spins {
+        let (name, min, max) = (&o.name, o.min.unwrap(), o.max.unwrap());
+        let range = format!("{min} to {max}");
+        let mut tries = vec![(format!("{}", min - 1), min), ("-99999999999999999999".to_string(), min)];
+        if name != "Hash" && name != "Threads" {
+            tries.insert(0, (format!("{}", max + 1), max));
+            tries.insert(1, ("99999999999999999999".to_string(), max));
+        }
+        for (given, used) in tries {
+            let out = e.command(&format!("setoption name {name} value {given}"));
+            let expected =
+                format!("info string setoption: '{name}' {given} is outside its range {range}; using {used}");
+            e.ensure(out == [expected.clone()], format!("{name} {given}: expected [{expected:?}], got {out:?}"));
+        }
     }
     // The clamped values are in use: MultiPV 0 gave one line, MultiPV 300 gives every move.
     e.send("position startpos");
