@@ -543,9 +543,22 @@ fn run_internal(args: &MatchOptions, settings: &Settings) -> Result<ExitCode> {
 }
 
 /// Display names from the engines' own names `ids` (`id name`, or file names): `--name1` and
-/// `--name2` win; with --vs, engine2 gets `[REV]`; equal names get ` [1]` and ` [2]`.
+/// `--name2` win; with --vs, engine2 gets `[REV]`; when the two play with different networks
+/// (`EvalFile`), each name gets its network's file stem (`[net10]`, or `[embedded]` for the
+/// one in the binary), so that a PGN of a network-against-network match says which is which;
+/// names still equal get ` [1]` and ` [2]`.
 fn display_names(args: &MatchOptions, ids: [String; 2]) -> [String; 2] {
     let [id1, id2] = ids;
+    let networks = [eval_file(args, &args.options1), eval_file(args, &args.options2)];
+    let network = |slot: usize| match &networks[slot] {
+        Some(file) => Path::new(file).file_stem().map_or_else(|| file.clone(), |s| s.to_string_lossy().into_owned()),
+        None => "embedded".to_owned(),
+    };
+    let (id1, id2) = if networks[0] != networks[1] {
+        (format!("{id1} [{}]", network(0)), format!("{id2} [{}]", network(1)))
+    } else {
+        (id1, id2)
+    };
     let name1 = args.name1.clone().unwrap_or(id1);
     let name2 = match (&args.name2, &args.vs) {
         (Some(name), _) => name.clone(),
@@ -553,6 +566,13 @@ fn display_names(args: &MatchOptions, ids: [String; 2]) -> [String; 2] {
         (None, None) => id2,
     };
     if name1 == name2 { [format!("{name1} [1]"), format!("{name2} [2]")] } else { [name1, name2] }
+}
+
+/// The `EvalFile` an engine is given (its own `--optionN` over `--option`), `None` for none or
+/// `<empty>` (the network in the binary).
+fn eval_file(args: &MatchOptions, own: &[(String, String)]) -> Option<String> {
+    let set = args.options.iter().chain(own).rev().find(|(name, _)| name.eq_ignore_ascii_case("EvalFile"));
+    set.map(|(_, value)| value.trim().to_owned()).filter(|v| !v.is_empty() && v != "<empty>")
 }
 
 fn print_header(
