@@ -63,11 +63,17 @@ while read -r kind name default features; do
         flags=(-p "$name")
         [ -n "$variant" ] && flags+=("$variant")
         echo "-- $name ${variant:-(default features)}"
+        # Rustdoc (doc tests, docs) does not read the build's `-C target-cpu=native`, so a
+        # feature that needs BMI2 names it.
+        docflags=""
+        if [[ $variant == *pext* || ($variant == --all-features && " ${features[*]} " == *" pext "*) ]]; then
+            docflags="-C target-feature=+bmi2"
+        fi
         if [ "$kind" = full ]; then
             # Without dev-dependencies first: they may turn on features a user does not get.
             run cargo build --quiet "${flags[@]}"
-            run cargo test --quiet "${flags[@]}"
-            run env RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps "${flags[@]}"
+            run env RUSTDOCFLAGS="$docflags" cargo test --quiet "${flags[@]}"
+            run env RUSTDOCFLAGS="-D warnings $docflags" cargo doc --quiet --no-deps "${flags[@]}"
         else
             run cargo check --quiet "${flags[@]}"
         fi
