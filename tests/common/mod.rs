@@ -9,6 +9,7 @@
 #![allow(dead_code, reason = "each test crate uses a different subset of the helpers")]
 
 pub mod check;
+pub mod uci;
 
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -1,24 +1,22 @@
 //! Developer tasks for Cutoff: `cargo xtask <command>` (the alias lives in `.cargo/config.toml`).
 //!
-//! One binary, one module per subcommand. A subcommand that needs optimised code (perft,
+//! One binary, one folder per part: `perft_bench` (perft suites and speed, `bench`), `matches`
+//! (matches, SPSA, `score`, `uci-elo`), `tactics`, `network` (`wdl`, `labels`, `eval-bias`,
+//! `widen`), `dist`, with `train`, `ordering` and `eval_tune` beside them. A subcommand that needs optimised code (perft,
 //! benchmarks) calls [`util::rerun_in_release`] first, which re-executes this binary through
 //! `cargo run --release` when it was built in the dev profile.
 
-mod bench;
-mod bench_perft;
 mod dist;
-mod evalbias;
-mod labels;
+mod eval_tune;
+mod git;
 mod matches;
+mod network;
 mod ordering;
-mod perft;
+mod perft_bench;
 mod progress;
 mod tactics;
 mod train;
-mod tune;
 mod util;
-mod wdl;
-mod widen;
 
 use std::process::ExitCode;
 
@@ -68,11 +66,11 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Check move generation against the perft suites, or benchmark perft speed (`--bench`).
-    #[command(long_about = perft::LONG_ABOUT)]
-    Perft(perft::PerftArgs),
+    #[command(long_about = perft_bench::perft::LONG_ABOUT)]
+    Perft(perft_bench::perft::PerftArgs),
     /// Run `cutoff bench`: nodes and nps; `--check` against the last `Bench:` commit line;
     /// `--vs REV` compares speed with another revision.
-    Bench(bench::BenchArgs),
+    Bench(perft_bench::bench::BenchArgs),
     /// Play an engine-vs-engine match (openings, time controls, adjudication, PGN, Elo, nElo,
     /// SPRT), in-tree or handed to fastchess / cutechess-cli (`--runner`).
     Match(matches::MatchArgs),
@@ -80,9 +78,11 @@ enum Command {
     Tactics(tactics::TacticsArgs),
     /// The move-ordering study: what each ordering heuristic is worth, as a Markdown table.
     Ordering(ordering::OrderingArgs),
-    /// Fit every evaluation weight to labelled positions (Texel tuning with Adam) and write
-    /// crates/eval/src/weights.rs.
-    Tune(tune::TuneArgs),
+    /// Fit every weight of the hand-crafted evaluation to labelled positions (Texel tuning
+    /// with Adam) and write crates/eval/src/weights.rs. (The search parameters are tuned by
+    /// `spsa`.)
+    #[command(visible_alias = "eval-tune")]
+    Tune(eval_tune::EvalTuneArgs),
     /// Tune the search parameters of a `tune` build by SPSA, playing the game pairs itself
     /// (OpenBench's schedule and configuration format).
     Spsa(matches::spsa::SpsaArgs),
@@ -91,7 +91,7 @@ enum Command {
     Score(matches::score::ScoreArgs),
     /// Fit the win/draw/loss model (`UCI_ShowWDL`) to game results; prints the coefficients
     /// of `cutoff_search::wdl`.
-    Wdl(wdl::WdlArgs),
+    Wdl(network::wdl::WdlArgs),
     /// Play the `UCI_Elo` calibration table again against Stockfish 15.1: each level's
     /// measured Elo, and the node budget that would bring a level off its label back to it.
     UciElo(matches::uci_elo::UciEloArgs),
@@ -100,38 +100,38 @@ enum Command {
     Train(train::TrainArgs),
     /// How a self-play set's result labels agree with its score labels: the mean result by
     /// band of search score, and the scale that fits them.
-    Labels(labels::LabelsArgs),
+    Labels(network::labels::LabelsArgs),
     /// Compare networks' static evaluations with the search scores of self-play data, by
     /// stage of the game (and the start position's evaluation).
-    EvalBias(evalbias::EvalBiasArgs),
+    EvalBias(network::evalbias::EvalBiasArgs),
     /// Build the release archives for Linux x86-64 (x86-64, x86-64-v2, x86-64-v3,
     /// x86-64-v4: binary, README, licences, SHA-256 list) and bench each level.
     Dist(dist::DistArgs),
     /// Write a network with a wider hidden layer whose new neurons are zero: the same
     /// evaluation, so `cutoff bench --evalfile` measures what the width alone costs.
-    Widen(widen::WidenArgs),
+    Widen(network::widen::WidenArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Perft(args) if args.bench => release(bench_perft::run, &args),
+        Command::Perft(args) if args.bench => release(perft_bench::perft_speed::run, &args),
         // Check for the data before the (slow) release build.
-        Command::Perft(args) => util::data_dir().and_then(|_| release(perft::run, &args)),
-        Command::Bench(args) => bench::run(&args),
+        Command::Perft(args) => util::data_dir().and_then(|_| release(perft_bench::perft::run, &args)),
+        Command::Bench(args) => perft_bench::bench::run(&args),
         Command::Match(args) => matches::run(&args),
         Command::Tactics(args) => tactics::run(&args),
         Command::Ordering(args) => release(ordering::run, &args),
-        Command::Tune(args) => release(tune::run, &args),
+        Command::Tune(args) => release(eval_tune::run, &args),
         Command::Spsa(args) => release(matches::spsa::run, &args),
         Command::Score(args) => matches::score::run(&args),
-        Command::Wdl(args) => release(wdl::run, &args),
+        Command::Wdl(args) => release(network::wdl::run, &args),
         Command::UciElo(args) => matches::uci_elo::run(&args),
         Command::Train(args) => release(train::run, &args),
-        Command::EvalBias(args) => release(evalbias::run, &args),
-        Command::Labels(args) => release(labels::run, &args),
+        Command::EvalBias(args) => release(network::evalbias::run, &args),
+        Command::Labels(args) => release(network::labels::run, &args),
         Command::Dist(args) => dist::run(&args),
-        Command::Widen(args) => widen::run(&args),
+        Command::Widen(args) => network::widen::run(&args),
     };
     match result {
         Ok(code) => code,

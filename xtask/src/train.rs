@@ -51,8 +51,8 @@ mod data;
 mod gradient;
 mod model;
 
+use crate::eval_tune;
 use crate::progress::{self, Progress};
-use crate::tune;
 use crate::util::Result;
 use checkpoint::{Checkpoint, CheckpointError, Identity};
 use data::{Dataset, FileInfo, MIRRORED, describe_files, held_out, load};
@@ -407,7 +407,7 @@ fn run_until(args: &TrainArgs, watch: impl FnOnce() -> Arc<AtomicBool>) -> Resul
     }
     let validation_lambda = args.validation_lambda.unwrap_or(args.lambda);
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let files = if args.data.is_empty() { vec![tune::default_data()?] } else { args.data.clone() };
+    let files = if args.data.is_empty() { vec![eval_tune::default_data()?] } else { args.data.clone() };
     let checkpoint_path = args.checkpoint.clone().unwrap_or_else(|| {
         let mut name = args.out.as_os_str().to_owned();
         name.push(".ckpt");
@@ -724,7 +724,7 @@ r3k2r/ppp2ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R w KQkq - c9 \"0-1\"; ce -150;
     fn dataset_of(layout: KingBuckets) -> Dataset {
         let mut data = Dataset::new(layout);
         for line in EPD.lines() {
-            let (board, result, score) = tune::parse_line(line).unwrap();
+            let (board, result, score) = eval_tune::parse_line(line).unwrap();
             let white = board.side_to_move() == Color::White;
             let result = if white { result } else { 1.0 - result };
             data.push(&board, result, score.map(|s| if white { s } else { -s })).unwrap();

@@ -200,7 +200,7 @@ impl Book {
         Book::from_bytes(data)
     }
 
-    /// The largest book file [`Book::open`] reads: 2 GiB, 134 million entries. The largest
+    /// The largest book file `Book::open` (feature `std`) reads: 2 GiB, 134 million entries. The largest
     /// published Polyglot books hold a few tens of millions of entries; a book is read into
     /// memory whole, so a larger file is refused rather than read.
     pub const MAX_FILE_LEN: usize = 1 << 31;

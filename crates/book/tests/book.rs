@@ -257,6 +257,8 @@ fn unsorted_book_is_an_error() {
     assert!(Book::from_bytes(book_bytes(&[(2, 1, 1), (2, 2, 1), (2, 3, 1)])).is_ok());
 }
 
+// `Book::open` reads a file: it comes with the `std` feature.
+#[cfg(feature = "std")]
 #[test]
 fn open_reads_a_file_and_reports_io_errors() {
     let start = Board::default();

@@ -31,6 +31,7 @@ pub use go::{GoError, parse_go};
 pub use jobs::perft_until;
 pub use lines::info_line;
 pub use network::{LoadError, USE_NNUE_DEFAULT, default_network, embedded_network, embeds_network, load_network};
+pub use options::option_lines;
 
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
@@ -255,7 +256,7 @@ impl Uci {
                 if let Some(info) = BUILD_INFO.get() {
                     self.out.line(&format!("info string {info}"));
                 }
-                for line in options::uci_lines() {
+                for line in options::option_lines() {
                     self.out.line(&line);
                 }
                 self.out.line("uciok");

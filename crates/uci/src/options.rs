@@ -150,9 +150,16 @@ pub(crate) fn parse_whole(text: &str) -> Option<i64> {
     whole.then_some(if negative { i64::MIN } else { i64::MAX })
 }
 
-/// The `option` lines of `uci`: every option of [`OPTIONS`], then, in a `tune` build, the
-/// search parameters.
-pub(crate) fn uci_lines() -> impl Iterator<Item = String> {
+/// The `option` lines that `uci` sends: every option of the engine in the order it declares
+/// them, then, in a `tune` build, the search parameters. Tests and tools read the engine's
+/// options here rather than keeping a list of their own.
+///
+/// ```
+/// let lines: Vec<String> = cutoff_uci::option_lines().collect();
+/// assert_eq!(lines[0], "option name Hash type spin default 16 min 1 max 65536");
+/// assert!(lines.iter().all(|l| l.starts_with("option name ")));
+/// ```
+pub fn option_lines() -> impl Iterator<Item = String> {
     let params = if cfg!(feature = "tune") { cutoff_search::params() } else { &[] };
     OPTIONS.iter().map(UciOption::uci_line).chain(params.iter().map(|p| {
         let (name, default, min, max) = (p.name, p.default, p.min, p.max);
@@ -420,41 +427,51 @@ mod tests {
         }
     }
 
-    /// The `uci` list, in order and byte for byte: GUIs and scripts read these lines.
+    /// Each type's line byte for byte, as the UCI protocol writes it: GUIs and scripts read
+    /// these lines. (The options themselves are the entries of [`OPTIONS`]; no list here.)
+    #[test]
+    fn each_type_of_option_is_written_as_uci_writes_it() {
+        let lines = [
+            spin("Some Spin", 16, -1, 65_536, |_, _| {}),
+            check("Some Check", true, |_, _| {}),
+            button("Some Button", |_| {}),
+            string("Some String", |_, _| {}),
+        ]
+        .map(|o| o.uci_line());
+        assert_eq!(
+            lines,
+            [
+                "option name Some Spin type spin default 16 min -1 max 65536",
+                "option name Some Check type check default true",
+                "option name Some Button type button",
+                "option name Some String type string default <empty>",
+            ]
+        );
+    }
+
+    /// `uci` lists the entries of [`OPTIONS`] in their order, then (in a `tune` build) the
+    /// search parameters; every spin's default lies in its range.
     #[test]
     fn the_uci_lines_are_the_declared_options_in_order() {
-        let expected = [
-            "option name Hash type spin default 16 min 1 max 65536".to_string(),
-            "option name Threads type spin default 1 min 1 max 256".into(),
-            "option name MultiPV type spin default 1 min 1 max 256".into(),
-            "option name Ponder type check default false".into(),
-            "option name Move Overhead type spin default 30 min 0 max 5000".into(),
-            "option name UCI_Chess960 type check default false".into(),
-            "option name Clear Hash type button".into(),
-            "option name UCI_ShowWDL type check default false".into(),
-            "option name UCI_LimitStrength type check default false".into(),
-            "option name UCI_Elo type spin default 1500 min 1320 max 2850".into(),
-            "option name OwnBook type check default false".into(),
-            "option name BookFile type string default <empty>".into(),
-            "option name SyzygyPath type string default <empty>".into(),
-            "option name SyzygyProbeDepth type spin default 1 min 1 max 100".into(),
-            "option name SyzygyProbeLimit type spin default 7 min 0 max 7".into(),
-            "option name Syzygy50MoveRule type check default true".into(),
-            format!("option name UseNNUE type check default {USE_NNUE_DEFAULT}"),
-            "option name EvalFile type string default <empty>".into(),
-        ];
-        let lines: Vec<String> = uci_lines().collect();
-        assert_eq!(lines[..expected.len()], expected);
+        let lines: Vec<String> = option_lines().collect();
+        let declared: Vec<String> = OPTIONS.iter().map(UciOption::uci_line).collect();
+        assert_eq!(lines[..OPTIONS.len()], declared);
         let tuned = if cfg!(feature = "tune") { cutoff_search::params().len() } else { 0 };
-        assert_eq!(lines.len(), expected.len() + tuned);
+        assert_eq!(lines.len(), OPTIONS.len() + tuned);
+        for opt in OPTIONS {
+            if let Kind::Spin { default, min, max, .. } = opt.kind {
+                assert!(min <= default && default <= max, "{}: default {default} outside {min}..={max}", opt.name);
+            }
+        }
+        // Names and defaults that the UCI protocol fixes and GUIs rely on.
+        assert_eq!(option("Hash").uci_line(), "option name Hash type spin default 16 min 1 max 65536");
+        assert_eq!(option("UCI_Chess960").uci_line(), "option name UCI_Chess960 type check default false");
     }
 
     #[test]
     fn every_spin_option_clamps_to_its_range() {
-        let mut spins = 0;
         for opt in OPTIONS {
             let Some((min, max)) = opt.range() else { continue };
-            spins += 1;
             let name = opt.name;
             let clamped = |given: &str, used: i64| Clamped { name, given: given.into(), used, min, max };
             let at = |v: &str| opt.parse(Some(v));
@@ -470,7 +487,6 @@ mod tests {
             let tiny = "-99999999999999999999999";
             assert_eq!(at(tiny), Ok((OptionValue::Spin(min), Some(clamped(tiny, min)))), "{name}");
         }
-        assert_eq!(spins, 7);
         let note = option("Hash").parse(Some("999999")).unwrap().1.unwrap();
         assert_eq!(note.to_string(), "'Hash' 999999 is outside its range 1 to 65536; using 65536");
     }

@@ -81,7 +81,7 @@ impl Searcher<'_> {
             alpha = alpha.max(score);
             if alpha >= beta {
                 if mv.is_quiet() {
-                    self.killers.update(ply, mv, usize::from(config.killers));
+                    self.killers.update(ply, mv, usize::from(config.killers()));
                     self.history.butterfly.update((board.side_to_move(), mv, Bitboard::EMPTY), depth * depth * 16);
                 }
                 break;

@@ -28,7 +28,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write as _};
 use std::num::{NonZeroU32, NonZeroU64, NonZeroUsize};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
@@ -44,6 +44,7 @@ use self::report::{SprtOutcome, Tally};
 pub use self::settings::parse_uci_option;
 use self::settings::{DrawRule, Limits, ResignRule, TimeControl};
 use self::stats::{Hypothesis, Sprt, Statistics};
+use crate::git::{Worktree, commit_of};
 use crate::progress::{self, Progress};
 use crate::util::{self, Result};
 
@@ -318,7 +319,7 @@ fn engine_paths(args: &MatchOptions) -> Result<([PathBuf; 2], Option<RevisionBui
     let revision = args.vs.as_deref().map(RevisionBuild::new).transpose()?;
     let engine1 = match &args.engine1 {
         Some(path) => path.clone(),
-        None => crate::bench::build_engine(&util::workspace_root(), None)?,
+        None => crate::perft_bench::bench::build_engine(&util::workspace_root(), None)?,
     };
     let engine2 = match (&args.engine2, &revision) {
         (Some(path), _) => path.clone(),
@@ -543,9 +544,22 @@ fn run_internal(args: &MatchOptions, settings: &Settings) -> Result<ExitCode> {
 }
 
 /// Display names from the engines' own names `ids` (`id name`, or file names): `--name1` and
-/// `--name2` win; with --vs, engine2 gets `[REV]`; equal names get ` [1]` and ` [2]`.
+/// `--name2` win; with --vs, engine2 gets `[REV]`; when the two play with different networks
+/// (`EvalFile`), each name gets its network's file stem (`[net10]`, or `[embedded]` for the
+/// one in the binary), so that a PGN of a network-against-network match says which is which;
+/// names still equal get ` [1]` and ` [2]`.
 fn display_names(args: &MatchOptions, ids: [String; 2]) -> [String; 2] {
     let [id1, id2] = ids;
+    let networks = [eval_file(args, &args.options1), eval_file(args, &args.options2)];
+    let network = |slot: usize| match &networks[slot] {
+        Some(file) => Path::new(file).file_stem().map_or_else(|| file.clone(), |s| s.to_string_lossy().into_owned()),
+        None => "embedded".to_owned(),
+    };
+    let (id1, id2) = if networks[0] != networks[1] {
+        (format!("{id1} [{}]", network(0)), format!("{id2} [{}]", network(1)))
+    } else {
+        (id1, id2)
+    };
     let name1 = args.name1.clone().unwrap_or(id1);
     let name2 = match (&args.name2, &args.vs) {
         (Some(name), _) => name.clone(),
@@ -553,6 +567,13 @@ fn display_names(args: &MatchOptions, ids: [String; 2]) -> [String; 2] {
         (None, None) => id2,
     };
     if name1 == name2 { [format!("{name1} [1]"), format!("{name2} [2]")] } else { [name1, name2] }
+}
+
+/// The `EvalFile` an engine is given (its own `--optionN` over `--option`), `None` for none or
+/// `<empty>` (the network in the binary).
+fn eval_file(args: &MatchOptions, own: &[(String, String)]) -> Option<String> {
+    let set = args.options.iter().chain(own).rev().find(|(name, _)| name.eq_ignore_ascii_case("EvalFile"));
+    set.map(|(_, value)| value.trim().to_owned()).filter(|v| !v.is_empty() && v != "<empty>")
 }
 
 fn print_header(
@@ -620,20 +641,6 @@ fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |dir| root.join(dir))
 }
 
-fn git(args: &[&str]) -> Result<String> {
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(util::workspace_root())
-        .args(args)
-        .output()
-        .map_err(|e| format!("cannot run git: {e}"))?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        return Err(format!("git {} failed: {}", args.join(" "), stderr.trim()).into());
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
-}
-
 /// The engine built from another revision (`--vs`): a temporary worktree, removed as soon as
 /// the binary is built and copied out; the copy is deleted when this is dropped.
 #[derive(Debug)]
@@ -643,29 +650,12 @@ struct RevisionBuild {
     binary: PathBuf,
 }
 
-/// Removes a worktree (also on early returns and panics).
-#[derive(Debug)]
-struct Worktree(PathBuf);
-
-impl Drop for Worktree {
-    fn drop(&mut self) {
-        let path = self.0.to_string_lossy().into_owned();
-        if let Err(e) = git(&["worktree", "remove", "--force", &path]) {
-            eprintln!("warning: {e}");
-        }
-        if self.0.exists() {
-            let _ = std::fs::remove_dir_all(&self.0);
-            let _ = git(&["worktree", "prune"]);
-        }
-    }
-}
-
 impl RevisionBuild {
     /// Checks out `revision` in a temporary worktree and builds it with the current tree's
-    /// cargo configuration ([`crate::bench::build_config`]), like `bench --vs`.
+    /// cargo configuration ([`crate::perft_bench::bench::build_config`]), like `bench --vs`.
     fn new(revision: &str) -> Result<RevisionBuild> {
         let root = util::workspace_root();
-        let sha = git(&["rev-parse", "--verify", "--quiet", &format!("{revision}^{{commit}}")])
+        let sha = commit_of(&root, revision)
             .map_err(|_| format!("--vs: `{revision}` is not a commit in {}", root.display()))?;
         let short = &sha[..sha.len().min(10)];
         let tag = format!("cutoff-match-{}-{short}", std::process::id());
@@ -674,13 +664,14 @@ impl RevisionBuild {
             std::fs::remove_dir_all(&dir).map_err(|e| format!("cannot remove {}: {e}", dir.display()))?;
         }
         eprintln!("match: building engine2 from {revision} ({short}) in a worktree at {} ...", dir.display());
-        let dir_text = dir.to_string_lossy().into_owned();
-        git(&["worktree", "add", "--detach", "--quiet", &dir_text, &sha])?;
-        let worktree = Worktree(dir.clone());
-        let config = crate::bench::build_config(&root);
-        let built =
-            crate::bench::build_engine_with(&dir, Some(&target_dir().join("xtask-match-vs")), config.as_deref())
-                .map_err(|e| format!("building {revision}: {e}"))?;
+        let worktree = Worktree::add(&root, &dir, &sha)?;
+        let config = crate::perft_bench::bench::build_config(&root);
+        let built = crate::perft_bench::bench::build_engine_with(
+            &dir,
+            Some(&target_dir().join("xtask-match-vs")),
+            config.as_deref(),
+        )
+        .map_err(|e| format!("building {revision}: {e}"))?;
         let binary = std::env::temp_dir().join(format!("{tag}-cutoff{}", std::env::consts::EXE_SUFFIX));
         std::fs::copy(&built, &binary)
             .map_err(|e| format!("cannot copy {} to {}: {e}", built.display(), binary.display()))?;

@@ -284,14 +284,26 @@ fn whole_match_with_fake_engines() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// One real game at a small node limit, if the engine has been built (skipped otherwise).
+/// The `cutoff` binary as `cargo test` builds it (the dev profile). The test builds it: in
+/// `cargo test --workspace` the root package's tests have built it already and the build
+/// finds it up to date; alone (`cargo test -p xtask`) it builds it once.
+fn built_engine() -> PathBuf {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = std::process::Command::new(cargo)
+        .current_dir(util::workspace_root())
+        .args(["build", "--quiet", "--package", "cutoff", "--bin", "cutoff"])
+        .status()
+        .expect("cannot run cargo");
+    assert!(status.success(), "cargo build --package cutoff failed");
+    let binary = target_dir().join("debug").join(format!("cutoff{}", std::env::consts::EXE_SUFFIX));
+    assert!(binary.is_file(), "{} not found after the build", binary.display());
+    binary
+}
+
+/// One real game of Cutoff against itself at a small node limit.
 #[test]
-fn real_engine_game_if_built() {
-    let binary = target_dir().join("release").join(format!("cutoff{}", std::env::consts::EXE_SUFFIX));
-    if !binary.is_file() {
-        eprintln!("skipped: {} not built", binary.display());
-        return;
-    }
+fn real_engine_game() {
+    let binary = built_engine();
     let hang = Duration::from_secs(20);
     let config = EngineConfig {
         path: binary,
@@ -349,6 +361,33 @@ fn display_names_for_both_runners() {
     assert_eq!(display_names(&args, ["cutoff".to_owned(), "cutoff".to_owned()]), ["cutoff [1]", "cutoff [2]"]);
     let args = parse("--vs HEAD~1 --nodes 1 --name1 new").unwrap();
     assert_eq!(display_names(&args, ["cutoff".to_owned(), "cutoff".to_owned()]), ["new", "cutoff [HEAD~1]"]);
+}
+
+/// A network-against-network match names each side's network in its name (and so in the PGN).
+#[test]
+fn display_names_name_the_networks_when_they_differ() {
+    let names =
+        |line: &str| display_names(&parse(line).unwrap(), ["Cutoff 0.1.0".to_owned(), "Cutoff 0.1.0".to_owned()]);
+    assert_eq!(
+        names("--engine2 c --nodes 1 --option1 EvalFile=nets/net10.nnue --option2 EvalFile=/tmp/net9.nnue"),
+        ["Cutoff 0.1.0 [net10]", "Cutoff 0.1.0 [net9]"]
+    );
+    assert_eq!(
+        names("--engine2 c --nodes 1 --option2 evalfile=net9.nnue"),
+        ["Cutoff 0.1.0 [embedded]", "Cutoff 0.1.0 [net9]"]
+    );
+    // `--option` for both, overridden for one.
+    assert_eq!(
+        names("--engine2 c --nodes 1 --option EvalFile=a.nnue --option2 EvalFile=b.nnue --name1 mine"),
+        ["mine", "Cutoff 0.1.0 [b]"]
+    );
+    // The same network on both sides: the names say nothing of it.
+    assert_eq!(names("--engine2 c --nodes 1 --option EvalFile=a.nnue"), ["Cutoff 0.1.0 [1]", "Cutoff 0.1.0 [2]"]);
+    // Same stem, different folders: still told apart.
+    assert_eq!(
+        names("--engine2 c --nodes 1 --option1 EvalFile=x/net.nnue --option2 EvalFile=y/net.nnue"),
+        ["Cutoff 0.1.0 [net] [1]", "Cutoff 0.1.0 [net] [2]"]
+    );
 }
 
 /// The arguments of a hand-off as strings.

@@ -123,7 +123,7 @@ pub fn run(args: &UciEloArgs) -> Result<ExitCode> {
     std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let engine = match &args.engine {
         Some(path) => path.clone(),
-        None => crate::bench::build_engine(&util::workspace_root(), None)?,
+        None => crate::perft_bench::bench::build_engine(&util::workspace_root(), None)?,
     };
     let mut table = String::from(
         "| requested | games | Cutoff's score (W-D-L) | Elo vs Stockfish at the same setting | measured | off by | budget now | budget to match |\n\

@@ -10,7 +10,7 @@ use cutoff_board::{Board, Color, PieceType, Square};
 use cutoff_datagen::format::GameReader;
 use cutoff_nnue::KingBuckets;
 
-use crate::tune;
+use crate::eval_tune;
 use crate::util::Result;
 
 /// The positions of one side of the split (training or validation), each in the compact form
@@ -275,7 +275,7 @@ pub(super) fn load(
                     break;
                 }
                 let at = |e| format!("{}:{}: {e}", file.display(), n + 1);
-                let (board, result_white, score_white) = tune::parse_line(&line).map_err(at)?;
+                let (board, result_white, score_white) = eval_tune::parse_line(&line).map_err(at)?;
                 let white = board.side_to_move() == Color::White;
                 let result = if white { result_white } else { 1.0 - result_white };
                 let score = score_white.map(|s| if white { s } else { -s });

@@ -67,8 +67,8 @@ crate::study_switches! {
 /// The stage a [`MovePicker`]'s last move came from ([`MovePicker::last_stage`]).
 ///
 /// The picker's internal steps (generating, scoring) are private; this enum only names where
-/// a returned move came from, and is `#[non_exhaustive]` so that new stages (history work
-/// to come) are not breaking changes.
+/// a returned move came from, and is `#[non_exhaustive]` so that adding a stage is not a
+/// breaking change.
 ///
 /// ```
 /// use cutoff_board::{Board, CastlingMode};

@@ -1,4 +1,6 @@
-//! `cargo xtask tune`: Texel-style fitting of every evaluation weight to labelled positions.
+//! `cargo xtask tune` (also `eval-tune`): Texel-style fitting of every weight of the
+//! hand-crafted evaluation to labelled positions. Not the search parameters: those are tuned by
+//! SPSA (`cargo xtask spsa`, `matches/spsa.rs`) in a build with the `tune` feature.
 //!
 //! The evaluation is linear in its weights before the phase blend (see `cutoff_eval::tune`),
 //! so each position is read once into its feature counts, and every epoch is one exact
@@ -44,7 +46,7 @@ pub enum Init {
 const CHUNKS: usize = 256;
 
 #[derive(Debug, Args)]
-pub struct TuneArgs {
+pub struct EvalTuneArgs {
     /// Labelled positions: EPD lines with `c9 "1-0"` (result, White's view) and optionally
     /// `ce N` (search score, side to move's view). Repeatable. [default:
     /// `$CUTOFF_DATA/tuning/cutoff-selfplay-scored.epd`, else `../shared/data/tuning/...`
@@ -406,7 +408,7 @@ fn to_scores(w: &[[f64; 2]]) -> Vec<Score> {
     w.iter().map(|&[mg, eg]| S(mg.round() as i32, eg.round() as i32)).collect()
 }
 
-pub fn run(args: &TuneArgs) -> Result<ExitCode> {
+pub fn run(args: &EvalTuneArgs) -> Result<ExitCode> {
     let threads = args.threads.unwrap_or_else(util::hardware_threads).max(1);
     let files = if args.data.is_empty() { vec![default_data()?] } else { args.data.clone() };
     if !(0.0..=1.0).contains(&args.lambda) || !(0.0..1.0).contains(&args.validation) {

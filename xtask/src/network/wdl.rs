@@ -12,7 +12,7 @@ use clap::Args;
 use cutoff_board::{Board, CastlingMode, Color};
 use cutoff_search::wdl::material;
 
-use crate::tune::{default_data, parse_line};
+use crate::eval_tune::{default_data, parse_line};
 use crate::util::Result;
 
 #[derive(Debug, Args)]

@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use crate::perft::PerftArgs;
+use crate::perft_bench::perft::PerftArgs;
 use crate::util::{self, Result};
 
 /// Kiwipete, the classic move generation torture test (CPW "Position 2").

@@ -9,7 +9,6 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::env;
-use std::ffi::OsString;
 use std::fs;
 use std::hash::{Hash, Hasher};
 use std::num::NonZeroU32;
@@ -19,6 +18,7 @@ use std::time::Instant;
 
 use clap::Args;
 
+use crate::git::{Worktree, commit_of, git};
 use crate::util::{self, Result};
 
 /// Extra help of `cargo xtask bench --help`.
@@ -219,10 +219,8 @@ fn check(root: &Path) -> Result<ExitCode> {
 
 /// `cargo xtask bench --vs REV`.
 fn versus(root: &Path, rev: &str, setup: Setup, runs: u32) -> Result<ExitCode> {
-    let commit = git(root, &["rev-parse", "--verify", "--quiet", &format!("{rev}^{{commit}}")])
-        .map_err(|_| format!("`{rev}` is not a commit of this repository (git rev-parse failed)"))?
-        .trim()
-        .to_owned();
+    let commit = commit_of(root, rev)
+        .map_err(|_| format!("`{rev}` is not a commit of this repository (git rev-parse failed)"))?;
     let label = short(&commit).to_owned();
     let current = build_engine(root, None)?;
     let other = build_revision(root, &commit)?;
@@ -445,76 +443,6 @@ fn build_flags_hash() -> u64 {
         fs::read(config).unwrap_or_default().hash(&mut hasher);
     }
     hasher.finish()
-}
-
-/// A `git worktree add --detach` checkout, removed (`git worktree remove --force`) on drop.
-#[derive(Debug)]
-struct Worktree {
-    repo: PathBuf,
-    path: PathBuf,
-}
-
-impl Worktree {
-    fn add(repo: &Path, path: &Path, commit: &str) -> Result<Worktree> {
-        let path_arg: OsString = path.as_os_str().to_owned();
-        let output = Command::new("git")
-            .arg("-C")
-            .arg(repo)
-            .args(["worktree", "add", "--detach", "--quiet"])
-            .arg(&path_arg)
-            .arg(commit)
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| format!("cannot run git: {e}"))?;
-        if !output.status.success() {
-            return Err(format!(
-                "git worktree add {} {commit} failed: {}",
-                path.display(),
-                String::from_utf8_lossy(&output.stderr).trim()
-            )
-            .into());
-        }
-        Ok(Worktree { repo: repo.to_path_buf(), path: path.to_path_buf() })
-    }
-}
-
-impl Drop for Worktree {
-    fn drop(&mut self) {
-        let removed = Command::new("git")
-            .arg("-C")
-            .arg(&self.repo)
-            .args(["worktree", "remove", "--force"])
-            .arg(&self.path)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if removed {
-            eprintln!("xtask: removed the temporary worktree {}", self.path.display());
-        } else {
-            eprintln!(
-                "warning: could not remove the temporary worktree {}; run `git worktree remove --force {}`",
-                self.path.display(),
-                self.path.display()
-            );
-        }
-    }
-}
-
-/// Runs git in `repo` and returns its stdout.
-fn git(repo: &Path, args: &[&str]) -> Result<String> {
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(repo)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run git: {e}"))?;
-    if !output.status.success() {
-        return Err(format!("git {} failed: {}", args.join(" "), String::from_utf8_lossy(&output.stderr).trim()).into());
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 /// The first 10 characters of a commit hash.

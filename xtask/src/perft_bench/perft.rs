@@ -3,7 +3,7 @@
 //! Every line of `perft/standard.epd` and `perft/chess960.epd` (format `FEN ;D1 n ;D2 n ...`)
 //! is checked at every listed depth, in parallel over positions, with a progress display on
 //! stderr ([`crate::progress`]) and a pass/fail table on stdout. `--bench` switches to
-//! [`crate::bench_perft`].
+//! [`super::perft_speed`].
 
 use std::collections::BTreeMap;
 use std::num::{NonZeroU32, NonZeroUsize};

@@ -230,7 +230,7 @@ pub fn run(args: &TacticsArgs) -> Result<ExitCode> {
     let timeout = limit.timeout(args.timeout);
     let engine_path = match &args.engine {
         Some(path) => path.clone(),
-        None => crate::bench::build_engine(&util::workspace_root(), None)?,
+        None => crate::perft_bench::bench::build_engine(&util::workspace_root(), None)?,
     };
     let setup =
         Setup { path: engine_path, threads: args.threads.get(), hash: args.hash.get(), options: args.options.clone() };
