@@ -53,7 +53,7 @@ const GO_KEYWORDS: [&str; 12] = [
 ];
 
 /// The deepest `go depth`: the last iteration Cutoff's search starts (`MAX_PLY - 4`; the
-/// search clamps its depth there, in `cutoff-search`'s `worker.rs`).
+/// search clamps its depth there, in `cutoff-search`'s `worker/deepening.rs`).
 const MAX_GO_DEPTH: u64 = cutoff_board::MAX_PLY as u64 - 4;
 
 /// The longest `go mate`, in moves: every mate score the search reports is within `MAX_PLY`
