@@ -220,35 +220,12 @@ pub(crate) fn history_bonus(depth: i32) -> i32 {
     (HISTORY_BONUS_QUADRATIC.get() * depth * depth + HISTORY_BONUS_LINEAR.get() * depth).min(HISTORY_BONUS_MAX.get())
 }
 
-/// The late-move reduction of move number `moves` (1-based) at `depth`, before adjustments.
-#[inline(always)]
-pub(crate) fn lmr_reduction(depth: i32, moves: usize) -> i32 {
-    #[cfg(not(feature = "tune"))]
-    {
-        static TABLE: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
-            let mut t = [[0; 64]; 64];
-            for (d, row) in t.iter_mut().enumerate() {
-                for (m, r) in row.iter_mut().enumerate() {
-                    *r = lmr_formula(d as i32, m);
-                }
-            }
-            t
-        });
-        TABLE[depth.clamp(0, 63) as usize][moves.min(63)]
-    }
-    #[cfg(feature = "tune")]
-    lmr_formula(depth.clamp(0, 63), moves.min(63))
-}
-
-fn lmr_formula(depth: i32, moves: usize) -> i32 {
-    lmr_formula_fine(depth, moves) / ONE_PLY
-}
-
 /// One ply in the units of [`lmr_reduction_fine`].
 pub(crate) const ONE_PLY: i32 = 1024;
 
-/// [`lmr_reduction`] in 1/1024 plies, so that the adjustments of the search add up before
-/// they are rounded to whole plies.
+/// The late-move reduction of move number `moves` (1-based) at `depth` before adjustments, in
+/// 1/1024 plies ([`ONE_PLY`]), so that the adjustments of the search add up before they are
+/// rounded to whole plies; divided by [`ONE_PLY`] it is the reduction in plies.
 #[inline(always)]
 pub(crate) fn lmr_reduction_fine(depth: i32, moves: usize) -> i32 {
     #[cfg(not(feature = "tune"))]
@@ -381,6 +358,7 @@ mod tests {
 
     #[test]
     fn the_reduction_table_matches_the_formula() {
+        let lmr_reduction = |depth, moves| lmr_reduction_fine(depth, moves) / ONE_PLY;
         assert_eq!(lmr_reduction(1, 1), 0);
         assert_eq!(lmr_reduction(0, 10), 0);
         // 0.75 + ln 10 · ln 20 / 2.25 = 3.82...

@@ -196,7 +196,7 @@ struct Candidate {
     number: usize,
     /// Butterfly and continuation history for a quiet move, capture history for a noisy one.
     history: i32,
-    /// The late-move reduction by depth and move number alone ([`lmr_reduction`]).
+    /// The late-move reduction by depth and move number alone ([`lmr_reduction_fine`] in whole plies).
     base_reduction: i32,
     /// The same in 1/1024 plies ([`lmr_reduction_fine`]).
     base_fine: i32,

@@ -251,7 +251,8 @@ impl Worker {
                 (sh.report)(Report::CurrMove { depth: depth as u32, mv, number: root_index - self.pv_index });
             }
             let quiet = mv.is_quiet();
-            let base_reduction = lmr_reduction(depth, move_count);
+            let base_fine = lmr_reduction_fine(depth, move_count);
+            let base_reduction = base_fine / ONE_PLY;
             let candidate = Candidate {
                 mv,
                 quiet,
@@ -263,7 +264,7 @@ impl Worker {
                     self.histories.capture.get((board, mv))
                 },
                 base_reduction,
-                base_fine: lmr_reduction_fine(depth, move_count),
+                base_fine,
                 lmr_depth: (depth - 1 - base_reduction).max(0),
                 // Decided by the move itself, not by the picker stage, so that every ordering
                 // variant that yields the same order also searches the same tree.
