@@ -161,7 +161,7 @@ impl Engine {
             control,
             abort: AtomicBool::new(false),
             limits,
-            budget: TimeBudget::new(limits, board.side_to_move(), self.options.move_overhead),
+            budget: TimeBudget::new(limits, board.side_to_move(), self.options.move_overhead, board.fullmove_number()),
             options: self.options,
             start,
             node_counts: (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect(),

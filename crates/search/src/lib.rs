@@ -48,7 +48,7 @@ mod worker;
 
 pub use engine::Engine;
 pub use evaluator::{Evaluator, HandCrafted, Network};
-pub use limits::{Limits, TimeBudget};
+pub use limits::{Limits, TimeBudget, max_share};
 pub use options::{Features, SearchOptions, SyzygyOptions};
 pub use params::{Param, ParamError, params, set_param, spsa_config};
 pub use report::{Report, SearchResult};

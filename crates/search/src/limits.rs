@@ -85,9 +85,9 @@ pub struct TimeBudget {
 }
 
 impl TimeBudget {
-    /// The budget for `limits` with `color` to move, or `None` when time does not limit the
-    /// search. `overhead` is the "Move Overhead" option: time lost per move to the GUI and
-    /// the operating system.
+    /// The budget for `limits` with `color` to move at move `fullmove` of the game, or `None`
+    /// when time does not limit the search. `overhead` is the "Move Overhead" option: time
+    /// lost per move to the GUI and the operating system.
     ///
     /// **`movetime`** is a fixed time per move that the user chose, not a clock to protect:
     /// the search stops at `movetime - min(overhead, movetime / 20)`, so the reserve is the
@@ -96,7 +96,27 @@ impl TimeBudget {
     /// at 9.5 ms), and the search does not stop early at the end of an iteration. The hard
     /// limit is never more than `movetime` (and at least 1 ms, so `go movetime 0` still
     /// finds a move).
-    pub fn new(limits: &Limits, color: Color, overhead: Duration) -> Option<TimeBudget> {
+    ///
+    /// **A clock:** the soft limit plans on the time left shared among 30 moves (or
+    /// `movestogo`) plus three quarters of the increment. The hard limit, which the search's
+    /// stability factors may stretch the soft one up to, is a share of the time left that
+    /// grows with the move number ([`max_share`]) plus the same part of the increment, at most
+    /// half the time left: an unsettled position in the middlegame may take up to a third of
+    /// the clock, one in the opening (where the game is still long) about a seventh. With
+    /// `movestogo` it is four times the soft limit, at most a fifth of the time left (nine
+    /// tenths with one move to go).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use cutoff_board::Color;
+    /// use cutoff_search::{Limits, TimeBudget};
+    /// let limits = Limits { wtime: Some(Duration::from_secs(10)), ..Limits::default() };
+    /// let early = TimeBudget::new(&limits, Color::White, Duration::ZERO, 1).unwrap();
+    /// let later = TimeBudget::new(&limits, Color::White, Duration::ZERO, 40).unwrap();
+    /// assert_eq!(early.soft, later.soft);
+    /// assert!(early.hard < later.hard && later.hard < Duration::from_secs(4));
+    /// ```
+    pub fn new(limits: &Limits, color: Color, overhead: Duration, fullmove: u16) -> Option<TimeBudget> {
         if limits.infinite {
             return None;
         }
@@ -115,12 +135,33 @@ impl TimeBudget {
         let usable = time.saturating_sub(overhead).max(Duration::from_millis(1));
         let moves_left = limits.movestogo.map_or(30, |m| m.clamp(1, 60));
         let soft = usable / moves_left + inc * 3 / 4;
-        // With a few moves to go the last one may use most of the time; otherwise a fifth.
-        let cap = if moves_left == 1 { usable * 9 / 10 } else { usable / 5 };
-        let hard = (soft * 4).min(cap).max(Duration::from_millis(1));
+        let hard = match limits.movestogo {
+            // With a few moves to go the last one may use most of the time; otherwise a fifth.
+            Some(_) => (soft * 4).min(if moves_left == 1 { usable * 9 / 10 } else { usable / 5 }),
+            // Never more than half the time left: with a clock of a few increments the
+            // increment's part would otherwise let every move spend the clock down to the
+            // move overhead.
+            None => (usable.mul_f64(max_share(fullmove)) + inc * 3 / 4).min(usable / 2),
+        };
+        let hard = hard.max(Duration::from_millis(1));
         let soft = soft.min(hard);
         Some(TimeBudget { soft, hard })
     }
+}
+
+/// The largest share of the time left that one move may take at move `fullmove` of a game
+/// without `movestogo` (the hard limit, before the increment): 14 % at the first move, where
+/// the game is still long and the position still near the openings', rising toward a third
+/// as the middlegame's decisions come (20.6 % at move 10, 27.9 % at move 30, 32.8 % from
+/// move 80).
+///
+/// ```
+/// use cutoff_search::max_share;
+/// assert!(max_share(1) < max_share(20));
+/// assert!(max_share(u16::MAX) < 0.35);
+/// ```
+pub fn max_share(fullmove: u16) -> f64 {
+    0.14 + 0.20 * (1.0 - (-f64::from(fullmove) / 25.0).exp())
 }
 
 #[cfg(test)]
@@ -139,29 +180,49 @@ mod tests {
                     for overhead in [0, 10, 50] {
                         let limits =
                             Limits { wtime: Some(ms(time)), winc: Some(ms(inc)), movestogo: mtg, ..Limits::default() };
-                        let b = TimeBudget::new(&limits, Color::White, ms(overhead)).unwrap();
-                        assert!(b.soft <= b.hard);
-                        let allowed = ms(time).saturating_sub(ms(overhead)).max(ms(1));
-                        assert!(b.hard <= allowed, "time {time} inc {inc} mtg {mtg:?} overhead {overhead}: {b:?}");
+                        for fullmove in [1, 10, 40, 200, u16::MAX] {
+                            let b = TimeBudget::new(&limits, Color::White, ms(overhead), fullmove).unwrap();
+                            assert!(b.soft <= b.hard);
+                            let allowed = ms(time).saturating_sub(ms(overhead)).max(ms(1));
+                            assert!(b.hard <= allowed, "time {time} inc {inc} mtg {mtg:?} move {fullmove}: {b:?}");
+                        }
                     }
                 }
             }
         }
     }
 
+    /// Without `movestogo` the hard limit grows with the move number, from about a seventh of
+    /// the time left toward a third, and never passes half of it.
+    #[test]
+    fn the_hard_limit_follows_the_move_number() {
+        let limits = Limits { wtime: Some(ms(60_000)), winc: Some(ms(600)), ..Limits::default() };
+        let hard = |fullmove| TimeBudget::new(&limits, Color::White, ms(0), fullmove).unwrap().hard;
+        assert!(hard(1) < hard(10) && hard(10) < hard(30) && hard(30) < hard(80));
+        assert_eq!(hard(1), ms(60_000).mul_f64(max_share(1)) + ms(450));
+        assert!(hard(1) > ms(8_000) && hard(u16::MAX) < ms(21_000), "{:?} {:?}", hard(1), hard(u16::MAX));
+        // A clock of a few increments: half of what is left, not the increment's part on top.
+        let short = Limits { wtime: Some(ms(100)), winc: Some(ms(50)), ..Limits::default() };
+        let b = TimeBudget::new(&short, Color::White, ms(30), 40).unwrap();
+        assert_eq!(b.hard, ms(35));
+        // The soft limit does not depend on the move number.
+        let soft = |fullmove| TimeBudget::new(&limits, Color::White, ms(0), fullmove).unwrap().soft;
+        assert_eq!(soft(1), soft(60));
+    }
+
     #[test]
     fn movetime_and_infinite() {
         let l = Limits { movetime: Some(ms(500)), ..Limits::default() };
-        let b = TimeBudget::new(&l, Color::Black, ms(20)).unwrap();
+        let b = TimeBudget::new(&l, Color::Black, ms(20), 1).unwrap();
         assert_eq!(b.hard, ms(480));
         // The search's stability factor (at least about 0.5) never ends it before `hard`.
         assert!(b.soft.mul_f64(0.1) >= b.hard, "{b:?}");
         let l = Limits { infinite: true, wtime: Some(ms(1000)), ..Limits::default() };
-        assert_eq!(TimeBudget::new(&l, Color::White, ms(20)), None);
-        assert_eq!(TimeBudget::new(&Limits::depth(5), Color::White, ms(20)), None);
+        assert_eq!(TimeBudget::new(&l, Color::White, ms(20), 1), None);
+        assert_eq!(TimeBudget::new(&Limits::depth(5), Color::White, ms(20), 1), None);
         // Black's clock is used for Black.
         let l = Limits { wtime: Some(ms(100_000)), btime: Some(ms(1000)), ..Limits::default() };
-        assert!(TimeBudget::new(&l, Color::Black, ms(0)).unwrap().hard <= ms(200));
+        assert!(TimeBudget::new(&l, Color::Black, ms(0), 1).unwrap().hard <= ms(200));
     }
 
     /// `go movetime T` answers close to `T`: never after it, and no earlier than the
@@ -169,13 +230,13 @@ mod tests {
     #[test]
     fn movetime_is_used_almost_fully_and_never_exceeded() {
         assert_eq!(
-            TimeBudget::new(&Limits { movetime: Some(ms(100)), ..Limits::default() }, Color::White, ms(30))
+            TimeBudget::new(&Limits { movetime: Some(ms(100)), ..Limits::default() }, Color::White, ms(30), 1)
                 .unwrap()
                 .hard,
             ms(95)
         );
         assert_eq!(
-            TimeBudget::new(&Limits { movetime: Some(ms(1000)), ..Limits::default() }, Color::White, ms(30))
+            TimeBudget::new(&Limits { movetime: Some(ms(1000)), ..Limits::default() }, Color::White, ms(30), 1)
                 .unwrap()
                 .hard,
             ms(970)
@@ -183,7 +244,7 @@ mod tests {
         for movetime in [0, 1, 2, 10, 50, 100, 599, 1000, 10_000, 3_600_000, u64::MAX] {
             for overhead in [0, 10, 30, 50, 1000, 5000] {
                 let limits = Limits { movetime: Some(ms(movetime)), ..Limits::default() };
-                let b = TimeBudget::new(&limits, Color::White, ms(overhead)).unwrap();
+                let b = TimeBudget::new(&limits, Color::White, ms(overhead), 1).unwrap();
                 let t = ms(movetime);
                 assert!(b.hard <= t.max(ms(1)), "movetime {movetime} overhead {overhead}: {b:?}");
                 assert!(b.hard >= ms(1), "movetime {movetime} overhead {overhead}: {b:?}");
