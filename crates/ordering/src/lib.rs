@@ -4,13 +4,17 @@
 
 extern crate alloc;
 
+mod config;
 mod history;
 mod killers;
 mod mvv_lva;
 mod param;
 mod picker;
+#[cfg(feature = "study")]
+mod study;
 mod switches;
 
+pub use config::OrderingConfig;
 pub use history::{
     ButterflyHistory, ButterflyIndex, CONTINUATION_PLIES, CaptureHistory, CaptureIndex, ContinuationHistory,
     ContinuationIndex, Continuations, CounterMoves, Histories, History, HistoryIndex, MAX_HISTORY, PieceTo, gravity,
@@ -18,4 +22,6 @@ pub use history::{
 pub use killers::{Killers, MAX_KILLERS};
 pub use mvv_lva::{MVV_LVA, QUEEN_PROMOTION_BONUS, mvv_lva};
 pub use param::{CAPTURE_HISTORY_DIVISOR, MVV_LVA_SCALE, Param, params};
-pub use picker::{MovePicker, OrderingConfig, PickerIter, Stage};
+pub use picker::{MovePicker, PickerIter, Stage};
+#[cfg(feature = "study")]
+pub use study::StudyPicker;

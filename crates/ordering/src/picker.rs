@@ -1,81 +1,99 @@
-//! The staged move picker: the engine's stages here, the ordering study's modes in
-//! `picker/study.rs` (feature `study`), the switches in `picker/config.rs`.
+//! The staged move picker the engine runs. The ordering study's other ways of picking run their
+//! own steps over its state (`study.rs`, feature `study`).
 
 use arrayvec::ArrayVec;
 use cutoff_board::{Bitboard, Board, CheckSquares, GenKind, Move, PieceType};
 
 use crate::{
-    CAPTURE_HISTORY_DIVISOR, CONTINUATION_PLIES, Continuations, Histories, MAX_KILLERS, MVV_LVA_SCALE, mvv_lva,
+    CAPTURE_HISTORY_DIVISOR, CONTINUATION_PLIES, Continuations, Histories, MAX_KILLERS, MVV_LVA_SCALE, OrderingConfig,
+    mvv_lva,
 };
 
-mod config;
 mod iter;
-#[cfg(feature = "study")]
-mod study;
 
-pub use config::{OrderingConfig, Stage};
 pub use iter::PickerIter;
 
-/// The picker's internal steps: the public [`Stage`]s plus the generation steps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The picker's steps: the public [`Stage`]s, and the generation before them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
-    /// The transposition-table move, before any generation.
     TtMove,
     /// Generating and scoring the node's first list: the noisy moves, or every evasion.
     Generate,
-    /// Captures and promotions that do not lose material, best MVV-LVA first.
     GoodNoisy,
     /// Killers, then the countermove, each checked with `is_legal`.
     Refutations,
-    /// Generating and scoring the quiet moves.
     GenQuiets,
+    Quiets,
+    BadNoisy,
+    /// Evasions or quiescence: the whole list, best first.
+    Rest,
+    Done,
+}
+
+/// The stage a [`MovePicker`]'s last move came from ([`MovePicker::last_stage`]): where the
+/// move came from, not the picker's internal steps (generating, scoring);
+/// `#[non_exhaustive]`, so that adding a stage is not a breaking change.
+///
+/// ```
+/// use cutoff_board::Board;
+/// use cutoff_ordering::{Histories, MovePicker, OrderingConfig, Stage};
+/// let kiwipete: Board = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+/// let (tt, killer) = (kiwipete.parse_san("O-O").ok(), kiwipete.parse_uci("a2a3").ok());
+/// let mut picker = MovePicker::main(&kiwipete, tt, [killer, None, None], None, OrderingConfig::FULL);
+/// assert_eq!(picker.last_stage(), None); // nothing returned yet
+/// let mut stages = Vec::new();
+/// while picker.next(&Histories::boxed()).is_some() {
+///     stages.push(picker.last_stage().unwrap());
+/// }
+/// stages.dedup();
+/// assert_eq!(stages, [Stage::TtMove, Stage::GoodNoisy, Stage::Refutations, Stage::Quiets, Stage::BadNoisy]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Stage {
+    /// The transposition-table move, returned before any generation (at every kind of node).
+    TtMove,
+    /// Captures and promotions that do not lose material, best MVV-LVA first.
+    GoodNoisy,
+    /// A killer or the countermove, checked with `is_legal` before quiet generation.
+    Refutations,
     /// Quiet moves by history.
     Quiets,
     /// Losing captures and under-promotions.
     BadNoisy,
-    /// Evasions or quiescence: the whole list, best first.
-    Rest,
-    /// Unstaged mode (ordering study): generating and scoring every move.
-    #[cfg(feature = "study")]
-    GenAll,
-    /// Unstaged mode (ordering study): every move, in the staged order.
-    #[cfg(feature = "study")]
-    All,
-    /// Nothing left.
-    Done,
+    /// In check: evasions, captures first.
+    Evasions,
+    /// Quiescence: noisy moves by MVV-LVA.
+    QsNoisy,
 }
 
-/// What kind of node a picker serves, which decides its stages after the TT move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// What kind of node a picker serves, which decides its steps after the TT move: the main
+/// search's stages, every evasion in one list (captures first), or quiescence's noisy moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
-    /// Main search: good noisy moves, refutations, quiets, bad noisy moves.
     Main,
-    /// In check: every evasion in one list, captures first.
     Evasions,
-    /// Quiescence: the noisy moves in one list.
     Qsearch,
 }
 
 #[derive(Clone, Copy, Debug)]
-struct ScoredMove {
-    mv: Move,
+pub(crate) struct ScoredMove {
+    pub(crate) mv: Move,
     /// `score · 256 + (255 − generation index)`: unique within a list, so the order of
     /// equal scores is the generation order whatever the selection algorithm.
-    key: i32,
+    pub(crate) key: i32,
 }
 
 #[inline(always)]
-fn key(score: i32, index: usize) -> i32 {
+pub(crate) fn key(score: i32, index: usize) -> i32 {
     score * 256 + (255 - index as i32)
 }
 
 /// Noisy evasions rank above every quiet one.
-const GOOD_NOISY: i32 = 2_000_000;
+pub(crate) const GOOD_NOISY: i32 = 2_000_000;
 
-/// The refutation slots and killer count of a picker without killers or countermove.
-const NO_REFUTATIONS: ([Option<Move>; MAX_KILLERS + 1], usize) = ([None; MAX_KILLERS + 1], 0);
-
-struct Push<'a>(&'a mut ArrayVec<ScoredMove, 256>);
+/// Appends generated moves to a picker's list, unscored.
+pub(crate) struct Push<'a>(pub(crate) &'a mut ArrayVec<ScoredMove, 256>);
 
 impl Extend<Move> for Push<'_> {
     #[inline(always)]
@@ -87,15 +105,16 @@ impl Extend<Move> for Push<'_> {
     }
 }
 
-/// Which quiet moves a picker has stopped returning.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum QuietSkip {
-    /// None: every move comes.
+/// Refutation slots: the killers (newest first) then the countermove, `None` where unused.
+pub(crate) type Slots = [Option<Move>; MAX_KILLERS + 1];
+
+/// Which quiet moves a picker has stopped returning: none, all, or all that do not give check
+/// (tested with the position's check squares).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum QuietSkip {
     None,
-    /// Every quiet move.
     All,
-    /// Every quiet move that does not give check.
-    ButChecks,
+    ButChecks(CheckSquares),
 }
 
 /// Returns the moves of a position one at a time, best first, generating them in stages
@@ -122,70 +141,50 @@ enum QuietSkip {
 #[derive(Clone, Debug)]
 pub struct MovePicker<'a> {
     /// The position, given once at construction.
-    board: &'a Board,
+    pub(crate) board: &'a Board,
     stage: Step,
     mode: Mode,
     /// The stage of the last returned move.
-    last: Option<Stage>,
-    config: OrderingConfig,
-    tt: Option<Move>,
-    /// Killers (newest first) then the countermove; `None` where unused.
-    refutations: [Option<Move>; MAX_KILLERS + 1],
+    pub(crate) last: Option<Stage>,
+    pub(crate) config: OrderingConfig,
+    pub(crate) tt: Option<Move>,
+    pub(crate) refutations: Slots,
     next_refutation: usize,
-    /// How many of the refutation slots hold killers (the countermove follows them).
-    #[cfg(feature = "study")]
-    killers_filled: usize,
     /// Refutations actually returned (so the quiet stage skips them).
-    returned: [Option<Move>; MAX_KILLERS + 1],
-    list: ArrayVec<ScoredMove, 256>,
-    cur: usize,
-    noisy_end: usize,
-    bad_end: usize,
-    skip: QuietSkip,
-    /// With [`QuietSkip::ButChecks`]: the position's check squares, to test the quiets.
-    checks: Option<CheckSquares>,
-    /// The study's deferred scoring: whether the plain quiet moves have their history scores.
-    #[cfg(feature = "study")]
-    quiets_scored: bool,
+    returned: Slots,
+    pub(crate) list: ArrayVec<ScoredMove, 256>,
+    pub(crate) cur: usize,
+    pub(crate) noisy_end: usize,
+    pub(crate) bad_end: usize,
+    pub(crate) skip: QuietSkip,
     /// The earlier moves, for continuation history.
     continuations: Continuations,
     /// The squares the opponent attacks, for butterfly history.
     threats: Bitboard,
-    quiets_generated: bool,
-    noisy_generated: bool,
+    pub(crate) quiets_generated: bool,
+    pub(crate) noisy_generated: bool,
 }
 
 impl<'a> MovePicker<'a> {
     /// The picker, built in one expression so that the compiler writes it (2 KiB with its
     /// move list) straight into the caller's frame instead of copying it there.
     #[inline(always)]
-    fn with_stage(
-        board: &'a Board,
-        (stage, mode): (Step, Mode),
-        config: OrderingConfig,
-        tt: Option<Move>,
-        (refutations, _killers_filled): ([Option<Move>; MAX_KILLERS + 1], usize),
-    ) -> MovePicker<'a> {
+    fn new(board: &'a Board, mode: Mode, config: OrderingConfig, tt: Option<Move>, refutations: Slots) -> Self {
         MovePicker {
             board,
-            stage,
+            stage: Step::TtMove,
             mode,
             last: None,
             config,
             tt: if config.tt_move() { tt } else { None },
             refutations,
             next_refutation: 0,
-            #[cfg(feature = "study")]
-            killers_filled: _killers_filled,
             returned: [None; MAX_KILLERS + 1],
             list: ArrayVec::new(),
             cur: 0,
             noisy_end: 0,
             bad_end: 0,
             skip: QuietSkip::None,
-            checks: None,
-            #[cfg(feature = "study")]
-            quiets_scored: true,
             continuations: [None; CONTINUATION_PLIES.len()],
             threats: Bitboard::EMPTY,
             quiets_generated: false,
@@ -204,44 +203,17 @@ impl<'a> MovePicker<'a> {
         counter: Option<Move>,
         config: OrderingConfig,
     ) -> MovePicker<'a> {
-        let start = if board.in_check() && config.evasion_stage() {
-            (Step::TtMove, Mode::Evasions)
-        } else if config.staged() && config.noisy_first() {
-            (Step::TtMove, Mode::Main)
-        } else {
-            #[cfg(feature = "study")]
-            {
-                (Step::GenAll, Mode::Main)
-            }
-            #[cfg(not(feature = "study"))]
-            unreachable!("every switch is on without the study feature")
-        };
-        let mut refutations = [None; MAX_KILLERS + 1];
-        let used = (config.killers() as usize).min(MAX_KILLERS);
-        let mut n = 0;
-        for killer in killers.into_iter().take(used).flatten() {
-            if !refutations[..n].contains(&Some(killer)) {
-                refutations[n] = Some(killer);
-                n += 1;
-            }
-        }
-        if config.countermove()
-            && let Some(counter) = counter
-            && !refutations[..n].contains(&Some(counter))
-        {
-            refutations[n] = Some(counter);
-        }
-        MovePicker::with_stage(board, start, config, tt, (refutations, n))
+        let mode = if board.in_check() && config.evasion_stage() { Mode::Evasions } else { Mode::Main };
+        MovePicker::new(board, mode, config, tt, config.refutations(killers, counter).0)
     }
 
     /// A picker for a quiescence node: the TT move if it is noisy, then noisy moves by
     /// MVV-LVA; all evasions when in check.
     #[inline(always)]
     pub fn qsearch(board: &'a Board, tt: Option<Move>, config: OrderingConfig) -> MovePicker<'a> {
-        // In check, always the evasion stage.
         let (mode, tt) =
             if board.in_check() { (Mode::Evasions, tt) } else { (Mode::Qsearch, tt.filter(|m| m.is_noisy())) };
-        MovePicker::with_stage(board, (Step::TtMove, mode), config, tt, NO_REFUTATIONS)
+        MovePicker::new(board, mode, config, tt, [None; MAX_KILLERS + 1])
     }
 
     /// Gives the moves that led to the position, [`CONTINUATION_PLIES`] back (`None` before
@@ -271,25 +243,18 @@ impl<'a> MovePicker<'a> {
     /// and so do all noisy moves. For late-move pruning that never prunes a check: the picker
     /// saves scoring and sorting the quiet moves the search would throw away.
     pub fn skip_quiets_but_checks(&mut self) {
-        if self.skip == QuietSkip::None {
-            self.skip = QuietSkip::ButChecks;
-            self.checks = Some(self.board.check_squares());
+        if matches!(self.skip, QuietSkip::None) {
+            self.skip = QuietSkip::ButChecks(self.board.check_squares());
         }
     }
 
     /// Whether a quiet-skip in force hides `mv`.
     #[inline]
-    fn skipped(&self, mv: Move) -> bool {
-        match self.skip {
+    pub(crate) fn skipped(&self, mv: Move) -> bool {
+        match &self.skip {
             QuietSkip::None => false,
             QuietSkip::All => mv.is_quiet(),
-            QuietSkip::ButChecks => {
-                mv.is_quiet()
-                    && !match &self.checks {
-                        Some(checks) => self.board.gives_check_with(checks, mv),
-                        None => self.board.gives_check(mv),
-                    }
-            }
+            QuietSkip::ButChecks(checks) => mv.is_quiet() && !self.board.gives_check_with(checks, mv),
         }
     }
 
@@ -310,7 +275,7 @@ impl<'a> MovePicker<'a> {
 
     /// Swaps the best remaining entry of `cur..end` into `cur` and returns it.
     #[inline(always)]
-    fn pick_best(&mut self, end: usize) -> ScoredMove {
+    pub(crate) fn pick_best(&mut self, end: usize) -> ScoredMove {
         // Keys are unique, so the maximum is one entry whatever the scan order. One bounds
         // check for the slice, none in the loop, and the best key kept in a register.
         let rest = &self.list[self.cur..end];
@@ -331,7 +296,7 @@ impl<'a> MovePicker<'a> {
     /// The ordering score of a noisy move: MVV-LVA, refined by capture history (at most a few
     /// attacker steps of MVV-LVA either way).
     #[inline(always)]
-    fn noisy_score(&self, history: &Histories, mv: Move) -> i32 {
+    pub(crate) fn noisy_score(&self, history: &Histories, mv: Move) -> i32 {
         let mvv_lva = if self.config.mvv_lva() { mvv_lva(self.board, mv) * MVV_LVA_SCALE.get() } else { 0 };
         let history = if self.config.capture_history() {
             history.capture.get((self.board, mv)) / CAPTURE_HISTORY_DIVISOR.get()
@@ -341,31 +306,35 @@ impl<'a> MovePicker<'a> {
         mvv_lva + history
     }
 
+    /// The ordering score of a quiet move: its history, or 0 with the history switched off.
+    #[inline(always)]
+    pub(crate) fn quiet_score(&self, history: &Histories, mv: Move) -> i32 {
+        if self.config.history() { history.quiet_score(self.board, mv, &self.continuations, self.threats) } else { 0 }
+    }
+
     /// Scores the moves `start..` of the list: noisy ones by [`MovePicker::noisy_score`]
     /// (evasions above every quiet one), quiet ones by [`Histories::quiet_score`].
     #[inline(always)]
-    fn score_from(&mut self, history: &Histories, start: usize) {
+    pub(crate) fn score_from(&mut self, history: &Histories, start: usize) {
         let noisy_base = if self.mode == Mode::Evasions { GOOD_NOISY } else { 0 };
         for i in start..self.list.len() {
             let mv = self.list[i].mv;
-            let score = if mv.is_noisy() {
-                noisy_base + self.noisy_score(history, mv)
-            } else if self.config.history() {
-                history.quiet_score(self.board, mv, &self.continuations, self.threats)
-            } else {
-                0
-            };
+            let score =
+                if mv.is_noisy() { noisy_base + self.noisy_score(history, mv) } else { self.quiet_score(history, mv) };
             self.list[i].key = key(score, i - start);
         }
     }
 
+    /// Whether a noisy move goes after the quiets: an under-promotion, or a capture that
+    /// loses material.
     #[inline(always)]
-    fn is_bad_noisy(&self, board: &Board, mv: Move) -> bool {
-        self.config.see_split() && (matches!(mv.promotion(), Some(p) if p != PieceType::Queen) || !board.see_ge(mv, 0))
+    pub(crate) fn is_bad_noisy(&self, mv: Move) -> bool {
+        self.config.see_split()
+            && (matches!(mv.promotion(), Some(p) if p != PieceType::Queen) || !self.board.see_ge(mv, 0))
     }
 
     #[inline(always)]
-    fn is_returned(&self, mv: Move) -> bool {
+    pub(crate) fn is_returned(&self, mv: Move) -> bool {
         self.tt == Some(mv) || self.returned.contains(&Some(mv))
     }
 
@@ -376,12 +345,10 @@ impl<'a> MovePicker<'a> {
             match self.stage {
                 Step::TtMove => {
                     self.stage = Step::Generate;
-                    if let Some(tt) = self.tt {
-                        if board.is_legal(tt) {
-                            self.last = Some(Stage::TtMove);
-                            return Some(tt);
-                        }
-                        self.tt = None;
+                    self.tt = self.tt.filter(|&tt| board.is_legal(tt));
+                    if self.tt.is_some() {
+                        self.last = Some(Stage::TtMove);
+                        return self.tt;
                     }
                 }
                 Step::Generate => {
@@ -399,7 +366,7 @@ impl<'a> MovePicker<'a> {
                         if self.tt == Some(sm.mv) {
                             continue;
                         }
-                        if self.is_bad_noisy(board, sm.mv) {
+                        if self.is_bad_noisy(sm.mv) {
                             self.list[self.bad_end] = sm;
                             self.bad_end += 1;
                             continue;
@@ -407,10 +374,10 @@ impl<'a> MovePicker<'a> {
                         self.last = Some(Stage::GoodNoisy);
                         return Some(sm.mv);
                     }
-                    self.stage = if self.config.refutations_first() { Step::Refutations } else { Step::GenQuiets };
+                    self.stage = Step::Refutations;
                 }
                 Step::Refutations => {
-                    while self.skip != QuietSkip::All && self.next_refutation < self.refutations.len() {
+                    while !matches!(self.skip, QuietSkip::All) && self.next_refutation < self.refutations.len() {
                         let i = self.next_refutation;
                         self.next_refutation += 1;
                         let Some(mv) = self.refutations[i] else { continue };
@@ -423,28 +390,19 @@ impl<'a> MovePicker<'a> {
                     self.stage = Step::GenQuiets;
                 }
                 Step::GenQuiets => {
-                    if self.skip == QuietSkip::All {
-                        self.stage = Step::BadNoisy;
-                        self.cur = 0;
-                        continue;
-                    }
                     self.cur = self.list.len();
-                    let start = self.cur;
-                    board.generate(GenKind::Quiet, &mut Push(&mut self.list));
-                    self.quiets_generated = true;
                     self.stage = Step::Quiets;
-                    if self.skip == QuietSkip::ButChecks {
-                        continue; // only the checks will be returned, in generation order: no scores
+                    if !matches!(self.skip, QuietSkip::All) {
+                        board.generate(GenKind::Quiet, &mut Push(&mut self.list));
+                        self.quiets_generated = true;
+                        // Skipping all but checks: they come in generation order, unscored.
+                        if matches!(self.skip, QuietSkip::None) {
+                            self.score_from(history, self.cur);
+                        }
                     }
-                    #[cfg(feature = "study")]
-                    if !self.config.refutations_first() {
-                        self.defer_quiets(start);
-                        continue;
-                    }
-                    self.score_from(history, start);
                 }
                 Step::Quiets => {
-                    while self.skip == QuietSkip::ButChecks && self.cur < self.list.len() {
+                    while matches!(self.skip, QuietSkip::ButChecks(_)) && self.cur < self.list.len() {
                         // Skipping all but checks: no more sorting, a scan for the checks.
                         let mv = self.list[self.cur].mv;
                         self.cur += 1;
@@ -453,14 +411,8 @@ impl<'a> MovePicker<'a> {
                             return Some(mv);
                         }
                     }
-                    while self.skip == QuietSkip::None && self.cur < self.list.len() {
+                    while matches!(self.skip, QuietSkip::None) && self.cur < self.list.len() {
                         let sm = self.pick_best(self.list.len());
-                        #[cfg(feature = "study")]
-                        if !self.quiets_scored && !self.refutations.contains(&Some(sm.mv)) {
-                            self.cur -= 1;
-                            self.score_plain_quiets(history);
-                            continue;
-                        }
                         if self.is_returned(sm.mv) {
                             continue;
                         }
@@ -472,10 +424,9 @@ impl<'a> MovePicker<'a> {
                 }
                 Step::BadNoisy => {
                     if self.cur < self.bad_end {
-                        let mv = self.list[self.cur].mv;
                         self.cur += 1;
                         self.last = Some(Stage::BadNoisy);
-                        return Some(mv);
+                        return Some(self.list[self.cur - 1].mv);
                     }
                     self.stage = Step::Done;
                 }
@@ -490,8 +441,6 @@ impl<'a> MovePicker<'a> {
                     }
                     self.stage = Step::Done;
                 }
-                #[cfg(feature = "study")]
-                Step::GenAll | Step::All => return self.next_unstaged(history),
                 Step::Done => return None,
             }
         }

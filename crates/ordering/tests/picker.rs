@@ -1,12 +1,19 @@
 //! The picker returns exactly the legal moves, each once, whatever TT, killer and counter
 //! moves it is given (random 16-bit values, moves from other positions, legal moves), under
-//! every configuration; and the staged and unstaged modes return the same order.
+//! every configuration; and the study's ways of picking (with the `study` feature) return the
+//! engine picker's order.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
 
 use cutoff_board::{Bitboard, Board, CastlingMode, Color, GenKind, Move, MoveList};
-use cutoff_ordering::{Histories, MAX_KILLERS, MovePicker, OrderingConfig};
+use cutoff_ordering::{Histories, MAX_KILLERS, OrderingConfig};
+// The picker under test: the engine's, or with the `study` feature the study's, which picks the
+// way each configuration says (the engine's way under `OrderingConfig::FULL`).
+#[cfg(not(feature = "study"))]
+use cutoff_ordering::MovePicker as Picker;
+#[cfg(feature = "study")]
+use cutoff_ordering::{MovePicker, StudyPicker as Picker};
 
 /// The repository's data folder, `<repo>/data`.
 fn data_dir() -> PathBuf {
@@ -42,7 +49,7 @@ impl Rng {
     }
 }
 
-fn drain(picker: &mut MovePicker, history: &Histories) -> Vec<Move> {
+fn drain(picker: &mut Picker, history: &Histories) -> Vec<Move> {
     std::iter::from_fn(|| picker.next(history)).collect()
 }
 
@@ -111,7 +118,7 @@ fn picker_returns_each_legal_move_once() {
                 }
                 let counter = rng.candidate(&legal, &elsewhere);
 
-                let mut picker = MovePicker::main(&board, tt, killers, counter, *config);
+                let mut picker = Picker::main(&board, tt, killers, counter, *config);
                 let got = drain(&mut picker, &history);
                 let set: HashSet<Move> = got.iter().copied().collect();
                 assert_eq!(set.len(), got.len(), "duplicate move in {} with {config:?}: {got:?}", board.fen());
@@ -120,13 +127,19 @@ fn picker_returns_each_legal_move_once() {
                     assert_eq!(got.first().copied(), tt, "TT move not first in {}", board.fen());
                 }
 
-                // Staged and unstaged pick the same order, and so do refutations tried first or
-                // inside the quiet list (switches that exist with the `study` feature only:
-                // `cargo test --workspace` enables it through xtask).
+                // The engine's staged picker, the study's unstaged one and the study's with the
+                // refutations inside the quiet list pick the same order (the study's pickers
+                // exist with the `study` feature only: `cargo test --workspace` enables it
+                // through xtask).
                 #[cfg(feature = "study")]
                 if config.staged() {
+                    if config.noisy_first() {
+                        let mut engine = MovePicker::main(&board, tt, killers, counter, *config);
+                        let engine_order: Vec<Move> = engine.iter(&history).collect();
+                        assert_eq!(engine_order, got, "study != engine in {} with {config:?}", board.fen());
+                    }
                     let unstaged = OrderingConfig { staged: false, ..*config };
-                    let mut other = MovePicker::main(&board, tt, killers, counter, unstaged);
+                    let mut other = Picker::main(&board, tt, killers, counter, unstaged);
                     assert_eq!(
                         drain(&mut other, &history),
                         got,
@@ -134,7 +147,7 @@ fn picker_returns_each_legal_move_once() {
                         board.fen()
                     );
                     let inside = OrderingConfig { refutations_first: false, ..*config };
-                    let mut other = MovePicker::main(&board, tt, killers, counter, inside);
+                    let mut other = Picker::main(&board, tt, killers, counter, inside);
                     assert_eq!(
                         drain(&mut other, &history),
                         got,
@@ -145,7 +158,7 @@ fn picker_returns_each_legal_move_once() {
 
                 // skip_quiets right away: exactly the noisy moves come, plus a legal TT move
                 // (returned first, before skipping can apply).
-                let mut picker = MovePicker::main(&board, tt, killers, counter, *config);
+                let mut picker = Picker::main(&board, tt, killers, counter, *config);
                 picker.skip_quiets();
                 let got: HashSet<Move> = drain(&mut picker, &history).into_iter().collect();
                 let legal_tt = tt.filter(|m| config.tt_move() && expected.contains(m));
@@ -154,13 +167,13 @@ fn picker_returns_each_legal_move_once() {
 
                 // skip_quiets_but_checks right away: the noisy moves and the quiet checks, plus a
                 // legal TT move; and after half the moves, the rest minus the quiet non-checks.
-                let mut picker = MovePicker::main(&board, tt, killers, counter, *config);
+                let mut picker = Picker::main(&board, tt, killers, counter, *config);
                 picker.skip_quiets_but_checks();
                 let got: HashSet<Move> = drain(&mut picker, &history).into_iter().collect();
                 let checks = expected.iter().copied().filter(|&m| m.is_quiet() && board.gives_check(m));
                 let want: HashSet<Move> = noisy.iter().copied().chain(checks).chain(legal_tt).collect();
                 assert_eq!(got, want, "skip_quiets_but_checks in {} with {config:?}", board.fen());
-                let mut picker = MovePicker::main(&board, tt, killers, counter, *config);
+                let mut picker = Picker::main(&board, tt, killers, counter, *config);
                 let half = expected.len() / 2;
                 let first: Vec<Move> = (0..half).map_while(|_| picker.next(&history)).collect();
                 picker.skip_quiets_but_checks();
@@ -175,7 +188,7 @@ fn picker_returns_each_legal_move_once() {
                 assert_eq!(all, want, "late skip_quiets_but_checks in {} with {config:?}", board.fen());
 
                 // Quiescence: noisy moves (and a legal noisy TT move), or every evasion in check.
-                let mut picker = MovePicker::qsearch(&board, tt, *config);
+                let mut picker = Picker::qsearch(&board, tt, *config);
                 let got = drain(&mut picker, &history);
                 let set: HashSet<Move> = got.iter().copied().collect();
                 assert_eq!(set.len(), got.len(), "qsearch duplicate in {}", board.fen());

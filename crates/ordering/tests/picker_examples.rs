@@ -87,6 +87,26 @@ fn last_stage_names_where_a_move_came_from() {
 }
 
 #[test]
+fn bad_noisy_moves_are_the_losing_captures() {
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
+    let history = Histories::boxed();
+    let tt = board.parse_san("O-O").ok();
+    let killer = board.parse_uci("a2a3").ok();
+    let mut picker = MovePicker::main(&board, tt, [killer, None, None], None, OrderingConfig::FULL);
+    let mut losing = Vec::new();
+    while let Some(mv) = picker.next(&history) {
+        if picker.last_stage() == Some(Stage::BadNoisy) {
+            assert!(!board.see_ge(mv, 0));
+            losing.push(board.san(mv).to_string());
+        }
+    }
+    losing.sort();
+    // Each loses the capturing piece for less (the h8 rook guards h3 down the open file).
+    assert_eq!(losing, ["Nxd7", "Nxf7", "Nxg6", "Qxf6", "Qxh3"]);
+}
+
+#[test]
 fn noisy_generated_after_the_tt_move() {
     let board = Board::default();
     let history = Histories::boxed();

@@ -13,7 +13,7 @@ use crate::options::SearchOptions;
 use crate::options::SyzygyOptions;
 use crate::report::{Report, SearchResult};
 use crate::shared::{SearchControl, Shared, TbProbes};
-use crate::worker::Worker;
+use crate::worker::{Picker, Worker};
 use crate::{STACK_SIZE, Stats};
 
 /// The search engine: a transposition table shared by all threads, and per-thread state
@@ -195,8 +195,7 @@ impl Engine {
     fn order_root_moves(&self, board: &Board, moves: &[Move]) -> Vec<Move> {
         let tt_move = self.tt.probe(board.key(), 0).and_then(|e| e.mv);
         let w = &self.workers[0];
-        let mut picker =
-            cutoff_ordering::MovePicker::main(board, tt_move, w.killers.get(0), None, self.options.ordering);
+        let mut picker = Picker::main(board, tt_move, w.killers.get(0), None, self.options.ordering);
         let mut ordered = Vec::with_capacity(moves.len());
         while let Some(mv) = picker.next(&w.histories) {
             if moves.contains(&mv) {

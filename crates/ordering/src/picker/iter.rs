@@ -8,14 +8,10 @@ use crate::Histories;
 
 impl<'a> MovePicker<'a> {
     /// The remaining moves as an [`Iterator`] that reads `history` at every step, for loops in
-    /// which the history does not change (a move list to print, a root to sort, tests).
-    ///
-    /// `MovePicker` itself is not an `Iterator`, by design: a search updates the history
-    /// tables while a node's earlier moves are searched (a cutoff deeper in the tree writes
-    /// them), and the quiet moves must be scored with the history as it is when they are
-    /// reached. So the picker cannot hold a shared borrow of the tables for its whole life;
-    /// [`MovePicker::next`] takes them at each call, and this adaptor borrows them only for as
-    /// long as the iterator lives.
+    /// which the history does not change (a move list to print, a root to sort, tests). A
+    /// search, which writes the history while a node's earlier moves are searched, calls
+    /// [`MovePicker::next`] with the tables as they are at each call instead: that is why the
+    /// picker is not an `Iterator` itself.
     ///
     /// ```
     /// use cutoff_board::Board;

@@ -16,7 +16,7 @@ use std::sync::atomic::Ordering;
 
 use arrayvec::ArrayVec;
 use cutoff_board::{Board, Move};
-use cutoff_ordering::{Histories, Killers, MovePicker, PieceTo};
+use cutoff_ordering::{Histories, Killers, PieceTo};
 use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY, TtEntry};
 
 use crate::correction::{CorrectionHistory, Slots};
@@ -26,6 +26,13 @@ use crate::shared::Shared;
 use crate::{IterationInfo, MAX_PLY, Stats};
 
 pub(crate) use search::tb_score;
+
+/// The move picker the search runs: the engine's staged picker, or with the `study` feature the
+/// ordering study's, which picks the way `SearchOptions::ordering` says (`cargo xtask ordering`).
+#[cfg(not(feature = "study"))]
+pub(crate) use cutoff_ordering::MovePicker as Picker;
+#[cfg(feature = "study")]
+pub(crate) use cutoff_ordering::StudyPicker as Picker;
 
 /// A score above every real score.
 pub(crate) const INFINITY: i32 = MATE + 1;
@@ -384,7 +391,7 @@ impl Worker {
 
     /// The picker's next move, read with this thread's history tables.
     #[inline(always)]
-    fn next_move(&self, picker: &mut MovePicker) -> Option<Move> {
+    fn next_move(&self, picker: &mut Picker) -> Option<Move> {
         picker.next(&self.histories)
     }
 

@@ -3,14 +3,13 @@
 use std::ops::ControlFlow;
 
 use cutoff_board::{Board, PieceType, SEE_VALUES};
-use cutoff_ordering::MovePicker;
 use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY, TtEntry};
 
 use crate::correction::CorrectionHistory;
 use crate::params::*;
 use crate::shared::Shared;
 
-use super::{NodeType, Worker, bound_cuts};
+use super::{NodeType, Picker, Worker, bound_cuts};
 
 impl Worker {
     pub(super) fn qsearch<N: NodeType>(
@@ -77,7 +76,7 @@ impl Worker {
 
         // The square of the move that led here: a capture there is a recapture.
         let last_to = self.back(ply, 1).mv.map(|m| m.to());
-        let mut picker = MovePicker::qsearch(board, entry.and_then(|e| e.mv), sh.options.ordering);
+        let mut picker = Picker::qsearch(board, entry.and_then(|e| e.mv), sh.options.ordering);
         let mut best_move = None;
         let mut tried = 0;
         while let Some(mv) = self.next_move(&mut picker) {

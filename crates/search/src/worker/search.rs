@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 
 use arrayvec::ArrayVec;
 use cutoff_board::{Bitboard, Board, Move, PieceType};
-use cutoff_ordering::{CONTINUATION_PLIES, Continuations, MovePicker};
+use cutoff_ordering::{CONTINUATION_PLIES, Continuations};
 use cutoff_syzygy::Wdl;
 use cutoff_tt::{Bound, MATE, MATE_IN_MAX_PLY, TtEntry};
 
@@ -15,7 +15,7 @@ use crate::params::*;
 use crate::report::Report;
 use crate::shared::Shared;
 
-use super::{Candidate, INFINITY, Node, NodeType, NonPv, Pv, Tried, Worker, bound_cuts};
+use super::{Candidate, INFINITY, Node, NodeType, NonPv, Picker, Pv, Tried, Worker, bound_cuts};
 
 /// The score of a tablebase result at `ply` and its bound: a win is worth a little less than
 /// any mate (shorter paths to it score higher), so it is a lower bound (a mate may be found);
@@ -220,7 +220,7 @@ impl Worker {
         let killers = self.killers.get(ply);
         // The killers the ordering uses; they and the countermove are reduced less.
         let used_killers = &killers[..(ordering.killers() as usize).min(killers.len())];
-        let mut picker = MovePicker::main(board, tt_move, killers, counter, ordering);
+        let mut picker = Picker::main(board, tt_move, killers, counter, ordering);
         let continuations = CONTINUATION_PLIES.map(|n| self.back(ply, n).moved);
         picker.set_continuations(continuations);
         let threats = board.attacks_by(!us);

@@ -3,13 +3,12 @@
 use std::ops::ControlFlow;
 
 use cutoff_board::{Board, PieceType, SEE_VALUES};
-use cutoff_ordering::MovePicker;
 use cutoff_tt::{Bound, MATE_IN_MAX_PLY, TtEntry};
 
 use crate::params::*;
 use crate::shared::Shared;
 
-use super::{Candidate, Node, NodeType, NonPv, STACK_OFFSET, Worker};
+use super::{Candidate, Node, NodeType, NonPv, Picker, STACK_OFFSET, Worker};
 
 impl Worker {
     /// Null-move pruning, at a node whose eval is at least `beta`: if passing still fails high
@@ -81,7 +80,7 @@ impl Worker {
             return ControlFlow::Continue(());
         }
         let ply = n.ply;
-        let mut picker = MovePicker::qsearch(board, n.tt_move, ordering);
+        let mut picker = Picker::qsearch(board, n.tt_move, ordering);
         while let Some(mv) = self.next_move(&mut picker) {
             if !board.see_ge(mv, probcut_beta - se) {
                 continue;
@@ -176,7 +175,7 @@ impl Worker {
     pub(super) fn prune_move(
         &self,
         board: &Board,
-        picker: &mut MovePicker,
+        picker: &mut Picker,
         n: &Node,
         c: &Candidate,
         alpha: i32,

@@ -1,14 +1,22 @@
-//! What a picker is told and what it tells: its switches (which ordering heuristics it
-//! uses) and the stage each move comes from.
+//! The ordering's switches: which heuristics a picker uses, read by the picker, the search and
+//! the ordering study.
 
+use cutoff_board::Move;
+
+use crate::MAX_KILLERS;
 #[cfg(doc)]
-use crate::{MAX_KILLERS, MovePicker};
+use crate::MovePicker;
+use crate::picker::Slots;
 
 crate::study_switches! {
     /// Which ordering heuristics the picker uses. [`OrderingConfig::FULL`] is what the engine
     /// plays with, and in normal builds the only value: the switches are constants that fold
     /// away. With the `study` feature they are fields, switchable at run time so that the
     /// effect of each can be measured (`cargo xtask ordering`).
+    ///
+    /// `noisy_first`, `staged` and `refutations_first` choose how the study's picker
+    /// (`StudyPicker`, feature `study`) picks; [`MovePicker`] always picks the staged way they
+    /// describe when on, and reads the other switches.
     ///
     /// ```
     /// use cutoff_board::{Board, CastlingMode};
@@ -31,7 +39,8 @@ crate::study_switches! {
         /// Try the transposition-table move first.
         tt_move: bool = true,
         /// Generate noisy moves before quiet ones. Off means one list in generator order
-        /// (no ordering at all when every other switch is off too); staging needs it on.
+        /// (no ordering at all when every other switch is off too); staging needs it on. Read
+        /// by the study's picker.
         noisy_first: bool = true,
         /// Sort captures by MVV-LVA (off: generator order).
         mvv_lva: bool = true,
@@ -53,10 +62,11 @@ crate::study_switches! {
         /// then pick in the same order. The plain quiets get their history scores when the
         /// first of them is reached, as in staged mode, because the search updates the history
         /// while a node's earlier moves are searched: that keeps both modes on exactly the same
-        /// tree.
+        /// tree. Read by the study's picker.
         staged: bool = true,
         /// Verify killers and countermove with `is_legal` and try them before generating quiet
         /// moves. Off: they are found and scored inside the generated quiet list (same order).
+        /// Read by the study's picker.
         refutations_first: bool = true,
         /// In check, use one evasion stage (all evasions, captures by MVV-LVA then quiets by
         /// history). Off: the normal stages, fed with the evasion-restricted generator.
@@ -64,57 +74,27 @@ crate::study_switches! {
     }
 }
 
-/// The stage a [`MovePicker`]'s last move came from ([`MovePicker::last_stage`]).
-///
-/// The picker's internal steps (generating, scoring) are private; this enum only names where
-/// a returned move came from, and is `#[non_exhaustive]` so that adding a stage is not a
-/// breaking change.
-///
-/// ```
-/// use cutoff_board::{Board, CastlingMode};
-/// use cutoff_ordering::{Histories, MovePicker, OrderingConfig, Stage};
-/// let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-/// let board = Board::from_fen(kiwipete, CastlingMode::Standard).unwrap();
-/// let history = Histories::boxed();
-/// let tt = board.parse_san("O-O").ok();
-/// let killer = board.parse_uci("a2a3").ok();
-/// let mut picker = MovePicker::main(&board, tt, [killer, None, None], None, OrderingConfig::FULL);
-/// let (mut stages, mut losing) = (Vec::new(), Vec::new());
-/// assert_eq!(picker.last_stage(), None); // nothing returned yet
-/// while let Some(mv) = picker.next(&history) {
-///     let stage = picker.last_stage().unwrap();
-///     if stages.last() != Some(&stage) {
-///         stages.push(stage);
-///     }
-///     if stage == Stage::BadNoisy {
-///         assert!(!board.see_ge(mv, 0));
-///         losing.push(board.san(mv).to_string());
-///     }
-/// }
-/// assert_eq!(stages, [Stage::TtMove, Stage::GoodNoisy, Stage::Refutations, Stage::Quiets, Stage::BadNoisy]);
-/// losing.sort();
-/// // Each loses the capturing piece for less (the h8 rook guards h3 down the open file).
-/// assert_eq!(losing, ["Nxd7", "Nxf7", "Nxg6", "Qxf6", "Qxh3"]);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Stage {
-    /// The transposition-table move, returned before any generation (main search, evasions
-    /// and quiescence alike).
-    TtMove,
-    /// Captures and promotions that do not lose material, best MVV-LVA first.
-    GoodNoisy,
-    /// A killer or the countermove, checked with `is_legal` before quiet generation.
-    Refutations,
-    /// Quiet moves by history.
-    Quiets,
-    /// Losing captures and under-promotions.
-    BadNoisy,
-    /// In check: evasions, captures first.
-    Evasions,
-    /// Quiescence: noisy moves by MVV-LVA.
-    QsNoisy,
-    /// The ordering study's unstaged mode (feature `study`): every move from one list.
-    #[cfg(feature = "study")]
-    Unstaged,
+impl OrderingConfig {
+    /// The refutation slots a picker tries at a main-search node: the first
+    /// [`OrderingConfig::killers`] killers without repeats, then the countermove (with
+    /// [`OrderingConfig::countermove`]) unless it repeats one; and how many slots are killers.
+    #[inline(always)]
+    pub(crate) fn refutations(self, killers: [Option<Move>; MAX_KILLERS], counter: Option<Move>) -> (Slots, usize) {
+        let mut slots: Slots = [None; MAX_KILLERS + 1];
+        let used = (self.killers() as usize).min(MAX_KILLERS);
+        let mut n = 0;
+        for killer in killers.into_iter().take(used).flatten() {
+            if !slots[..n].contains(&Some(killer)) {
+                slots[n] = Some(killer);
+                n += 1;
+            }
+        }
+        if self.countermove()
+            && let Some(counter) = counter
+            && !slots[..n].contains(&Some(counter))
+        {
+            slots[n] = Some(counter);
+        }
+        (slots, n)
+    }
 }
