@@ -3,7 +3,8 @@
 #![forbid(unsafe_code)]
 
 pub mod epd;
-pub mod format;
+/// The game record format, from `cutoff-games` (the crate a trainer reads the games with).
+pub use cutoff_games as format;
 mod rng;
 pub mod selfplay;
 

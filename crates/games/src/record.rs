@@ -23,7 +23,7 @@ impl GameResult {
     /// The result stored as `byte`, or `None` for a byte above 2.
     ///
     /// ```
-    /// use cutoff_datagen::GameResult;
+    /// use cutoff_games::GameResult;
     /// assert_eq!(GameResult::from_byte(2), Some(GameResult::WhiteWin));
     /// assert_eq!(GameResult::from_byte(3), None);
     /// ```
@@ -58,7 +58,7 @@ impl GameResult {
     ///
     /// ```
     /// use cutoff_board::Color;
-    /// use cutoff_datagen::GameResult;
+    /// use cutoff_games::GameResult;
     /// assert_eq!(GameResult::BlackWin.score_for(Color::Black), 1.0);
     /// assert_eq!(GameResult::BlackWin.score_for(Color::White), 0.0);
     /// assert_eq!(GameResult::Draw.score_for(Color::White), 0.5);
@@ -105,7 +105,7 @@ pub struct Ply {
 ///
 /// ```
 /// use cutoff_board::Board;
-/// use cutoff_datagen::{GameRecord, GameResult};
+/// use cutoff_games::{GameRecord, GameResult};
 /// let mut game = GameRecord::new(Board::default(), GameResult::Draw);
 /// let e4 = Board::default().parse_uci("e2e4").unwrap();
 /// game.push(e4, Some(30)).unwrap();
@@ -193,7 +193,7 @@ impl GameRecord {
     ///
     /// ```
     /// use cutoff_board::Board;
-    /// use cutoff_datagen::{GameRecord, GameResult};
+    /// use cutoff_games::{GameRecord, GameResult};
     /// let mut game = GameRecord::new(Board::default(), GameResult::WhiteWin);
     /// for (mv, score) in [("e2e4", 30), ("d7d5", -25), ("e4d5", 40), ("d8d5", -30)] {
     ///     let board = *game.end_board();
@@ -298,7 +298,7 @@ pub struct TrainingPosition {
 ///
 /// ```
 /// use cutoff_board::{Board, CastlingMode};
-/// use cutoff_datagen::format::is_training_position;
+/// use cutoff_games::is_training_position;
 /// let board = Board::default();
 /// let e4 = board.parse_uci("e2e4").ok();
 /// assert!(is_training_position(&board, e4, Some(30)));

@@ -7,7 +7,7 @@ use super::*;
 ///
 /// ```
 /// use cutoff_board::Board;
-/// use cutoff_datagen::{GameReader, GameRecord, GameResult, GameWriter};
+/// use cutoff_games::{GameReader, GameRecord, GameResult, GameWriter};
 /// let mut game = GameRecord::new(Board::default(), GameResult::Draw);
 /// game.push(Board::default().parse_uci("g1f3").unwrap(), Some(20)).unwrap();
 /// let mut writer = GameWriter::new(Vec::new()).unwrap();
@@ -35,8 +35,8 @@ impl<W: Write> GameWriter<W> {
     ///
     /// ```
     /// use cutoff_board::Board;
-    /// use cutoff_datagen::format::Encoding;
-    /// use cutoff_datagen::{GameReader, GameRecord, GameResult, GameWriter};
+    /// use cutoff_games::Encoding;
+    /// use cutoff_games::{GameReader, GameRecord, GameResult, GameWriter};
     /// let mut game = GameRecord::new(Board::default(), GameResult::Draw);
     /// for (mv, score) in [("g1f3", 20), ("g8f6", -18), ("c2c4", 25)] {
     ///     let board = *game.end_board();

@@ -1,17 +1,21 @@
-//! The game record format: whole games in about 4 bytes per position.
+#![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+//!
+//! # The format
 //!
 //! A file is a 12-byte header followed by games back to back, with no index and no count, so
 //! a file is written by appending and a partial last game (a generator stopped while writing)
 //! is detected by the reader and can be cut off. All integers are little-endian.
 //!
-//! # File header (12 bytes)
+//! ## File header (12 bytes)
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 0..8 | magic `b"CUTOFFGR"` ([`MAGIC`]) |
 //! | 8..12 | format version, `u32`: 1 ([`Encoding::Plain`], below) or 2 ([`Encoding::Compact`]) |
 //!
-//! # Game (version 1)
+//! ## Game (version 1)
 //!
 //! | size | field |
 //! |---|---|
@@ -38,7 +42,7 @@
 //! The terminator's score belongs to the final position (the one after the last move): a
 //! position from an EPD file, converted to a game of no moves, carries its score there.
 //!
-//! # Packed position (16 + ⌈n/2⌉ bytes: 32 for 32 pieces)
+//! ## Packed position (16 + ⌈n/2⌉ bytes: 32 for 32 pieces)
 //!
 //! | offset | size | field |
 //! |---|---|---|
@@ -60,7 +64,7 @@
 //! A game of `p` plies from a 32-piece start takes `32 + 1 + 4p + 4` bytes, so `4 + 37/p`
 //! bytes per position (about 4.3 for a 120-ply game).
 //!
-//! # The compact encoding (version 2)
+//! ## The compact encoding (version 2)
 //!
 //! Version 1 ([`Encoding::Plain`]) is what `cutoff datagen` writes: whole games appended one
 //! at a time, with fixed-size move records. Version 2 ([`Encoding::Compact`]) stores the same
@@ -93,7 +97,7 @@
 //! the board crate's suites, and `scripts/pack-selfplay.sh` keeps the sha256 of the version 1
 //! files in each manifest, so `cutoff datagen compact --plain` can prove a decoding.
 //!
-//! # Reading
+//! ## Reading
 //!
 //! [`GameReader`] checks everything: the header, every field of the packed position (the
 //! position must also be legal by [`Board::validate`]), the result, and every move, by replaying
@@ -134,7 +138,7 @@ pub const VERSION: u32 = 1;
 /// The two encodings of a game file, told apart by the version in its header.
 ///
 /// ```
-/// use cutoff_datagen::format::Encoding;
+/// use cutoff_games::Encoding;
 /// assert_eq!(Encoding::Plain.version(), 1);
 /// assert_eq!(Encoding::from_version(2), Some(Encoding::Compact));
 /// assert_eq!(Encoding::from_version(3), None);
@@ -194,7 +198,7 @@ pub const TRAINING_SCORE_LIMIT: i16 = 10_000;
 /// mate scores, `±(32000 - plies)`, as they are).
 ///
 /// ```
-/// use cutoff_datagen::format::{SCORE_MAX, encode_score};
+/// use cutoff_games::{SCORE_MAX, encode_score};
 /// assert_eq!(encode_score(35), 35);
 /// assert_eq!(encode_score(-31_999), -31_999); // mated in one ply
 /// assert_eq!(encode_score(1_000_000), SCORE_MAX);
