@@ -196,36 +196,13 @@ pub(crate) fn default_data() -> Result<PathBuf> {
 }
 
 /// Reads one EPD line: the board, the result (White's view) and the score (White's view).
+/// The line's form is the trainer's ([`cutoff_train::Position::from_epd`]), whose labels are
+/// the side to move's.
 pub(crate) fn parse_line(line: &str) -> Result<(Board, f32, Option<f32>)> {
-    let mut fields = line.split_whitespace();
-    let fen: Vec<&str> = fields.by_ref().take(4).collect();
-    if fen.len() < 4 {
-        return Err("fewer than four FEN fields".into());
-    }
-    let board = Board::from_fen(&format!("{} 0 1", fen.join(" ")), cutoff_board::CastlingMode::Standard)
-        .map_err(|e| format!("bad FEN: {e}"))?;
-    let rest: String = fields.collect::<Vec<_>>().join(" ");
-    let (mut result, mut score) = (None, None);
-    for op in rest.split(';').map(str::trim).filter(|op| !op.is_empty()) {
-        let (name, value) = op.split_once(' ').unwrap_or((op, ""));
-        match name {
-            "c9" => {
-                result = Some(match value.trim().trim_matches('"') {
-                    "1-0" => 1.0,
-                    "0-1" => 0.0,
-                    "1/2-1/2" => 0.5,
-                    other => return Err(format!("unknown result {other:?}").into()),
-                });
-            }
-            "ce" => {
-                let cp: f32 = value.trim().parse().map_err(|_| format!("bad ce {value:?}"))?;
-                score = Some(if board.side_to_move() == Color::White { cp } else { -cp });
-            }
-            _ => {}
-        }
-    }
-    let result = result.ok_or("no c9 result")?;
-    Ok((board, result, score))
+    let p = cutoff_train::Position::from_epd(line)?;
+    let white = p.board.side_to_move() == Color::White;
+    let result = if white { p.result } else { 1.0 - p.result };
+    Ok((p.board, result, p.score.map(|cp| if white { cp } else { -cp })))
 }
 
 /// Reads every file into a dataset, `threads` at a time.

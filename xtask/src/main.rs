@@ -127,6 +127,8 @@ fn main() -> ExitCode {
         Command::Score(args) => matches::score::run(&args),
         Command::Wdl(args) => release(network::wdl::run, &args),
         Command::UciElo(args) => matches::uci_elo::run(&args),
+        // Drawing a CSV needs no optimised build.
+        Command::Train(args) if args.plot.is_some() => train::run(&args),
         Command::Train(args) => release(train::run, &args),
         Command::EvalBias(args) => release(network::evalbias::run, &args),
         Command::Labels(args) => release(network::labels::run, &args),

@@ -1,16 +1,16 @@
 //! A batch's gradient, summed over a fixed number of chunks in order (so the result does not
 //! depend on the thread count), and Adam's step.
 
-use super::data::Dataset;
-use super::model::{Model, Scratch, target};
-use super::{CHUNKS, CLIP};
+use crate::data::Dataset;
+use crate::model::{Model, Scratch, target};
+use crate::{CHUNKS, CLIP};
 
 /// Adam's state.
 #[derive(Debug)]
-pub(super) struct Adam {
-    pub(super) m: Vec<f32>,
-    pub(super) v: Vec<f32>,
-    pub(super) t: i32,
+pub(crate) struct Adam {
+    pub(crate) m: Vec<f32>,
+    pub(crate) v: Vec<f32>,
+    pub(crate) t: i32,
 }
 
 impl Adam {
@@ -18,13 +18,13 @@ impl Adam {
     const BETA2: f32 = 0.999;
     const EPSILON: f32 = 1e-8;
 
-    pub(super) fn new(size: usize) -> Adam {
+    pub(crate) fn new(size: usize) -> Adam {
         Adam { m: vec![0.0; size], v: vec![0.0; size], t: 0 }
     }
 
     /// One step at learning rate `lr`; `decay` is AdamW's decoupled weight decay (0: Adam).
     /// Each weight's update is its own, so `threads` share the weights in parts.
-    pub(super) fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32, decay: f32, threads: usize) {
+    pub(crate) fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32, decay: f32, threads: usize) {
         self.t += 1;
         let c1 = 1.0 - Self::BETA1.powi(self.t);
         let c2 = 1.0 - Self::BETA2.powi(self.t);
@@ -59,17 +59,17 @@ impl Adam {
 /// chunk still touches a few thousand of them, so clearing and summing whole buffers
 /// (`CHUNKS` × the model's size a batch) would cost more than the positions themselves.
 #[derive(Clone, Debug)]
-pub(super) struct ChunkGradient {
-    pub(super) grad: Vec<f32>,
+pub(crate) struct ChunkGradient {
+    pub(crate) grad: Vec<f32>,
     /// Whether each row of `W1` is listed in `rows`.
     touched: Vec<bool>,
     /// The rows of `W1` this chunk's positions wrote since the last clear.
-    pub(super) rows: Vec<u32>,
+    pub(crate) rows: Vec<u32>,
 }
 
 impl ChunkGradient {
     /// `CHUNKS` cleared buffers for `model`.
-    pub(super) fn for_model(model: &Model) -> Vec<ChunkGradient> {
+    pub(crate) fn for_model(model: &Model) -> Vec<ChunkGradient> {
         let empty = ChunkGradient {
             // The factoriser's gradient is derived from W1's after the chunks are summed.
             grad: vec![0.0; model.factor_start()],
@@ -110,28 +110,28 @@ impl ChunkGradient {
 /// (`capacity` × 2 × N floats) stay in the L2. Each row still receives its additions in the
 /// order of the per-position pass (position by position, and in a position feature by feature,
 /// its own side before the other), so the sums are the same bit for bit.
-pub(super) struct GroupGradient {
-    pub(super) hidden: usize,
+pub(crate) struct GroupGradient {
+    pub(crate) hidden: usize,
     /// Positions a group holds.
-    pub(super) capacity: usize,
+    pub(crate) capacity: usize,
     /// The gradient at both accumulators of each position in the group: `2 × slot + side`.
-    pub(super) d: Vec<f32>,
+    pub(crate) d: Vec<f32>,
     /// `(row, source)` in the order the per-position pass adds them; `source` indexes `d`.
-    pub(super) adds: Vec<(u16, u16)>,
+    pub(crate) adds: Vec<(u16, u16)>,
     /// Per `W1` row, while [`GroupGradient::add_to`] sorts: how many of `adds` go to it, then
     /// where its sources start in `sources`; zero between groups.
-    pub(super) count: Vec<u32>,
+    pub(crate) count: Vec<u32>,
     /// The rows in `adds`, in the order of their first addition.
-    pub(super) rows: Vec<u16>,
+    pub(crate) rows: Vec<u16>,
     /// `adds`' sources grouped by row, in `rows`' order, each row's in the order of `adds`.
     sources: Vec<u16>,
 }
 
 /// Neurons of a `W1` row summed at a time in [`GroupGradient::add_to`]: eight AVX2 registers.
-pub(super) const ROW_SLICE: usize = 64;
+pub(crate) const ROW_SLICE: usize = 64;
 
 impl GroupGradient {
-    pub(super) fn new(model: &Model) -> GroupGradient {
+    pub(crate) fn new(model: &Model) -> GroupGradient {
         let hidden = model.hidden;
         // About 128 KB of accumulator gradients, so that they stay in the L2 with room to spare.
         let capacity = (128 * 1024 / (2 * hidden * 4)).clamp(4, 256);
@@ -148,7 +148,7 @@ impl GroupGradient {
 
     /// Notes the features of the group's position `slot` and hands out its two accumulator
     /// gradients, own side first, for [`Model::backward_dense`] to fill.
-    pub(super) fn record(&mut self, slot: usize, features: &[[u16; 2]]) -> (&mut [f32], &mut [f32]) {
+    pub(crate) fn record(&mut self, slot: usize, features: &[[u16; 2]]) -> (&mut [f32], &mut [f32]) {
         let own = (2 * slot) as u16;
         for &[f, g] in features {
             self.adds.push((f, own));
@@ -158,7 +158,7 @@ impl GroupGradient {
     }
 
     /// Adds the recorded group's gradient to the rows of `w1` and empties the group.
-    pub(super) fn add_to(&mut self, w1: &mut [f32]) {
+    pub(crate) fn add_to(&mut self, w1: &mut [f32]) {
         // A stable counting sort of the additions by row.
         for &(row, _) in &self.adds {
             let count = &mut self.count[usize::from(row)];
@@ -218,7 +218,7 @@ fn add_rows<const W: usize>(out: &mut [f32], d: &[f32], n: usize, sources: &[u16
 /// chunks spread over `threads`; `grads` are the chunks' buffers
 /// ([`ChunkGradient::for_model`]), reused from batch to batch. The chunks' gradients are
 /// summed in chunk order, so the result does not depend on `threads`.
-pub(super) fn batch_gradient(
+pub(crate) fn batch_gradient(
     model: &Model,
     data: &Dataset,
     batch: &[u32],
@@ -299,3 +299,6 @@ fn for_each_part(values: &mut [f32], threads: usize, f: impl Fn(&mut [f32]) + Sy
         }
     });
 }
+
+#[cfg(test)]
+mod tests;

@@ -3,23 +3,23 @@
 
 use cutoff_nnue::{INPUTS, KingBuckets};
 
-use super::data::Packed;
-use super::{CLIP, CLIP_OUTPUT, LANES, Rng, spec};
-use crate::util::Result;
+use crate::data::Packed;
+use crate::error::TrainError;
+use crate::{CLIP, CLIP_OUTPUT, LANES, Rng, spec};
 
 /// The float network; all weights in one vector `[W1 | b1 | W2 | b2]` (`W2`: one block of
 /// `2 * hidden` per output bucket, `b2`: one bias per bucket) so that Adam and the gradient
 /// sums treat them alike.
 #[derive(Clone, Debug)]
-pub(super) struct Model {
+pub(crate) struct Model {
     /// The input layout: `W1` has `layout.inputs()` rows.
-    pub(super) layout: KingBuckets,
-    pub(super) hidden: usize,
-    pub(super) buckets: usize,
+    pub(crate) layout: KingBuckets,
+    pub(crate) hidden: usize,
+    pub(crate) buckets: usize,
     /// `W1`, `b1`, `W2`, `b2`, and with a factoriser its 768 shared rows `F` at the end.
-    pub(super) params: Vec<f32>,
-    /// Whether `params` ends with the factoriser `F` (see [`TrainArgs::factorise`](super::TrainArgs::factorise)).
-    pub(super) factorised: bool,
+    pub(crate) params: Vec<f32>,
+    /// Whether `params` ends with the factoriser `F` (see [`TrainConfig::factorise`](crate::TrainConfig::factorise)).
+    pub(crate) factorised: bool,
     /// With a factoriser, the `W1` the network computes with: each row plus the factoriser's
     /// row of its piece and square, clipped to `[-CLIP, CLIP]` (kept up to date by
     /// [`Model::after_step`]); empty without.
@@ -29,7 +29,7 @@ pub(super) struct Model {
 impl Model {
     /// A model with random weights; a factoriser starts at zero, so that the initial network
     /// (and the random numbers drawn) are the same with and without one.
-    pub(super) fn new(layout: KingBuckets, hidden: usize, buckets: usize, factorised: bool, rng: &mut Rng) -> Model {
+    pub(crate) fn new(layout: KingBuckets, hidden: usize, buckets: usize, factorised: bool, rng: &mut Rng) -> Model {
         let inputs = layout.inputs();
         let factor = if factorised { INPUTS * hidden } else { 0 };
         let mut params = vec![0.0; Self::size(inputs, hidden, buckets) + factor];
@@ -48,22 +48,21 @@ impl Model {
         model
     }
 
-    /// A model with the weights of `net` (see [`TrainArgs::init`](super::TrainArgs::init)), which must have the layout,
-    /// hidden size and output buckets asked for.
-    pub(super) fn from_network(
+    /// A model with the weights of `net` (see [`TrainConfig::init`](crate::TrainConfig::init)), which must have
+    /// the layout, hidden size and output buckets asked for; else why not.
+    pub(crate) fn from_network(
         net: &cutoff_nnue::Network,
         layout: KingBuckets,
         hidden: usize,
         buckets: usize,
-    ) -> Result<Model> {
+    ) -> Result<Model, String> {
         if *net.king_buckets() != layout || net.hidden() != hidden || net.output_buckets() != buckets {
             return Err(format!(
-                "--init: the network is ({:?} -> {}) x 2 -> {}, not ({layout:?} -> {hidden}) x 2 -> {buckets} as asked",
+                "the network is ({:?} -> {}) x 2 -> {}, not ({layout:?} -> {hidden}) x 2 -> {buckets} as asked",
                 net.king_buckets(),
                 net.hidden(),
                 net.output_buckets(),
-            )
-            .into());
+            ));
         }
         let qa = |&w: &i16| f32::from(w) / spec::QA;
         let qb = |&w: &i16| f32::from(w) / spec::QB;
@@ -72,7 +71,7 @@ impl Model {
         params.extend(net.output_weights().iter().map(qb));
         params.extend(net.output_bias().iter().map(|&b| b as f32 / (spec::QA * spec::QB)));
         if params.len() != Self::size(layout.inputs(), hidden, buckets) {
-            return Err("--init: the network's weights do not have the model's shape".into());
+            return Err("the network's weights do not have the model's shape".into());
         }
         let mut model = Model { layout, hidden, buckets, params, factorised: false, effective: Vec::new() };
         model.after_step();
@@ -80,40 +79,40 @@ impl Model {
     }
 
     /// The number of parameters of `W1`, `b1`, `W2` and `b2` (without a factoriser).
-    pub(super) fn size(inputs: usize, hidden: usize, buckets: usize) -> usize {
+    pub(crate) fn size(inputs: usize, hidden: usize, buckets: usize) -> usize {
         (inputs + 1) * hidden + buckets * (2 * hidden + 1)
     }
 
     /// Where the factoriser `F` starts in `params` (its end without one).
-    pub(super) fn factor_start(&self) -> usize {
+    pub(crate) fn factor_start(&self) -> usize {
         Self::size(self.inputs(), self.hidden, self.buckets)
     }
 
     /// The number of rows of `W1`.
-    pub(super) fn inputs(&self) -> usize {
+    pub(crate) fn inputs(&self) -> usize {
         self.layout.inputs()
     }
 
     /// Where `b1` starts in `params`.
-    pub(super) fn b1_start(&self) -> usize {
+    pub(crate) fn b1_start(&self) -> usize {
         self.inputs() * self.hidden
     }
 
     /// Where `W2` starts in `params`.
-    pub(super) fn w2_start(&self) -> usize {
+    pub(crate) fn w2_start(&self) -> usize {
         (self.inputs() + 1) * self.hidden
     }
 
     /// Where `b2` starts in `params`.
-    pub(super) fn b2_start(&self) -> usize {
+    pub(crate) fn b2_start(&self) -> usize {
         self.w2_start() + self.buckets * 2 * self.hidden
     }
 
     /// The `W1` the network computes with (with a factoriser, the sums).
-    pub(super) fn w1(&self) -> &[f32] {
+    pub(crate) fn w1(&self) -> &[f32] {
         if self.factorised { &self.effective } else { &self.params[..self.b1_start()] }
     }
-    pub(super) fn b1(&self) -> &[f32] {
+    pub(crate) fn b1(&self) -> &[f32] {
         &self.params[self.b1_start()..self.w2_start()]
     }
     /// The output weights of every bucket.
@@ -121,21 +120,21 @@ impl Model {
         &self.params[self.w2_start()..self.b2_start()]
     }
     /// The output weights of `bucket`.
-    pub(super) fn w2(&self, bucket: usize) -> &[f32] {
+    pub(crate) fn w2(&self, bucket: usize) -> &[f32] {
         &self.w2_all()[bucket * 2 * self.hidden..(bucket + 1) * 2 * self.hidden]
     }
-    pub(super) fn b2(&self) -> &[f32] {
+    pub(crate) fn b2(&self) -> &[f32] {
         &self.params[self.b2_start()..self.factor_start()]
     }
 
     /// The output bucket of a position with these features (one per piece).
-    pub(super) fn bucket(&self, features: &[[u16; 2]]) -> usize {
+    pub(crate) fn bucket(&self, features: &[[u16; 2]]) -> usize {
         cutoff_nnue::output_bucket(features.len() as u32, self.buckets)
     }
 
     /// After each optimiser step: clips the output weights to `[-CLIP_OUTPUT, CLIP_OUTPUT]`
     /// and, with a factoriser, recomputes the effective `W1`.
-    pub(super) fn after_step(&mut self) {
+    pub(crate) fn after_step(&mut self) {
         let (start, end) = (self.w2_start(), self.b2_start());
         for w in &mut self.params[start..end] {
             *w = w.clamp(-CLIP_OUTPUT, CLIP_OUTPUT);
@@ -156,7 +155,7 @@ impl Model {
 
     /// With a factoriser, adds to its rows in `grad` the gradient of every `W1` row of the
     /// same piece and square (the factoriser's row is in all their sums).
-    pub(super) fn add_factor_gradient(&self, grad: &mut [f32]) {
+    pub(crate) fn add_factor_gradient(&self, grad: &mut [f32]) {
         if !self.factorised {
             return;
         }
@@ -186,7 +185,7 @@ impl Model {
     }
 
     /// The output (before the sigmoid) of `bucket` from the accumulators.
-    pub(super) fn output(&self, acc: &[f32], other: &[f32], bucket: usize) -> f32 {
+    pub(crate) fn output(&self, acc: &[f32], other: &[f32], bucket: usize) -> f32 {
         let w2 = self.w2(bucket);
         let n = self.hidden;
         // `LANES` running sums, each over every `LANES`-th neuron, added at the end: one sum
@@ -205,9 +204,9 @@ impl Model {
     }
 
     /// Adds the loss gradient of one position to `grad`; returns its squared error. The
-    /// reference for [`batch_gradient`], which adds `W1`'s part group by group instead.
+    /// reference for `batch_gradient`, which adds `W1`'s part group by group instead.
     #[cfg(test)]
-    pub(super) fn backward(&self, features: &[[u16; 2]], target: f32, scratch: &mut Scratch, grad: &mut [f32]) -> f32 {
+    pub(crate) fn backward(&self, features: &[[u16; 2]], target: f32, scratch: &mut Scratch, grad: &mut [f32]) -> f32 {
         let n = self.hidden;
         let (mut d_acc, mut d_other) = (vec![0.0; n], vec![0.0; n]);
         let acc = (&mut scratch.acc[..], &mut scratch.other[..]);
@@ -227,7 +226,7 @@ impl Model {
     /// One position's pass but for `W1`'s gradient: adds the gradient of `b1`, `W2` and `b2`
     /// to `grad`, leaves the gradient at both accumulators in `d` (which `W1`'s rows of the
     /// features receive) and returns the squared error. `acc` is scratch space.
-    pub(super) fn backward_dense(
+    pub(crate) fn backward_dense(
         &self,
         features: &[[u16; 2]],
         target: f32,
@@ -268,13 +267,13 @@ impl Model {
     }
 
     /// The evaluation in centipawns (float).
-    pub(super) fn eval_cp(&self, features: &[[u16; 2]], scratch: &mut Scratch) -> f32 {
+    pub(crate) fn eval_cp(&self, features: &[[u16; 2]], scratch: &mut Scratch) -> f32 {
         self.accumulate(features, &mut scratch.acc, &mut scratch.other);
         self.output(&scratch.acc, &scratch.other, self.bucket(features)) * spec::SCALE
     }
 
     /// The quantised parts in the order of the network file.
-    pub(super) fn quantise(&self) -> Quantised {
+    pub(crate) fn quantise(&self) -> Quantised {
         let q = |x: f32, s: f32| (x * s).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
         Quantised {
             layout: self.layout,
@@ -289,9 +288,9 @@ impl Model {
 
 /// A quantised network, in the layout of `cutoff-nnue`'s file.
 #[derive(Debug)]
-pub(super) struct Quantised {
-    pub(super) layout: KingBuckets,
-    pub(super) hidden: usize,
+pub(crate) struct Quantised {
+    pub(crate) layout: KingBuckets,
+    pub(crate) hidden: usize,
     feature_weights: Vec<i16>,
     feature_bias: Vec<i16>,
     output_weights: Vec<i16>,
@@ -301,7 +300,7 @@ pub(super) struct Quantised {
 
 impl Quantised {
     /// The engine's network, built through `cutoff-nnue`'s checks (overflow proofs included).
-    pub(super) fn into_network(self) -> Result<cutoff_nnue::Network> {
+    pub(crate) fn into_network(self) -> Result<cutoff_nnue::Network, TrainError> {
         cutoff_nnue::Network::from_bucketed_parts(
             self.layout,
             self.hidden,
@@ -310,11 +309,11 @@ impl Quantised {
             self.output_weights,
             self.output_bias,
         )
-        .map_err(|e| format!("the trained network is not valid: {e}").into())
+        .map_err(TrainError::Network)
     }
 
     /// The integer evaluation of `cutoff-nnue` (see its docs), for checking the quantisation.
-    pub(super) fn eval_cp(&self, features: &[[u16; 2]]) -> i32 {
+    pub(crate) fn eval_cp(&self, features: &[[u16; 2]]) -> i32 {
         let n = self.hidden;
         let mut acc: Vec<i32> = self.feature_bias.iter().map(|&b| i32::from(b)).collect();
         let mut other = acc.clone();
@@ -339,23 +338,26 @@ impl Quantised {
 
 /// Per-thread buffers of one forward pass: the accumulators of both perspectives.
 #[derive(Clone, Debug)]
-pub(super) struct Scratch {
-    pub(super) acc: Vec<f32>,
-    pub(super) other: Vec<f32>,
+pub(crate) struct Scratch {
+    pub(crate) acc: Vec<f32>,
+    pub(crate) other: Vec<f32>,
 }
 
 impl Scratch {
-    pub(super) fn new(n: usize) -> Scratch {
+    pub(crate) fn new(n: usize) -> Scratch {
         Scratch { acc: vec![0.0; n], other: vec![0.0; n] }
     }
 }
 
-pub(super) fn sigmoid(x: f32) -> f32 {
+pub(crate) fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
 /// The target of a position (see the module docs).
-pub(super) fn target(s: &Packed, lambda: f32) -> f32 {
+pub(crate) fn target(s: &Packed, lambda: f32) -> f32 {
     let result = s.result();
     if s.score.is_nan() { result } else { lambda * result + (1.0 - lambda) * sigmoid(s.score / spec::SCALE) }
 }
+
+#[cfg(test)]
+mod tests;

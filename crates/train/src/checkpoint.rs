@@ -1,33 +1,42 @@
-//! Checkpoints of `cargo xtask train`: the weights, Adam's state and the place in the schedule,
-//! with the identity of the run they belong to, so that `--resume` continues a run exactly
-//! and refuses a checkpoint of another one.
+//! Checkpoints of a run: the weights, Adam's state, the place in the schedule and the losses
+//! of the epochs done, with the identity of the run they belong to, so that a resumed run
+//! continues exactly and a checkpoint of another run is refused.
 //!
 //! The file is `MAGIC`, the format version (`u32`), the body's length (`u64`), the body and
 //! the FNV-1a hash of the body (`u64`), all little-endian. The body holds the identity (a count
 //! and `key`, `value` string pairs), the steps done (`u64`), the current epoch's summed
 //! training error so far (`f64`), Adam's step count (`i32`), and the parameters, Adam's first
-//! and second moments (each a `u64` count and that many `f32`). A checkpoint is written to a
-//! temporary file that is then renamed over the old one, so an interruption while writing
-//! leaves the last complete checkpoint in place.
+//! and second moments (each a `u64` count and that many `f32`). Version 2 adds the losses of
+//! the epochs done: a `u64` count, then per epoch its number (`u64`), the training and the
+//! validation loss (`f64`) and the learning rate (`f32`), NaN for a value not known. Version 1
+//! files (the trainer before the losses were kept) are read with no losses. A checkpoint is
+//! written to a temporary file that is then renamed over the old one, so an interruption
+//! while writing leaves the last complete checkpoint in place.
 
 use std::fmt;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use crate::loss::{EpochLoss, LossHistory};
+
 /// The first bytes of a checkpoint file.
 const MAGIC: [u8; 8] = *b"CUTCKPT\n";
 
-/// The version of the format written; another is refused.
-const VERSION: u32 = 1;
+/// The version of the format written; it and [`VERSION_WITHOUT_LOSSES`] are read, another is
+/// refused.
+const VERSION: u32 = 2;
+
+/// The version of the checkpoints without the losses of the epochs done.
+const VERSION_WITHOUT_LOSSES: u32 = 1;
 
 /// What must be the same for a checkpoint to continue a run: `key`, `value` pairs in the order
 /// they were added (the arguments that shape the training, then the data).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(super) struct Identity(Vec<(String, String)>);
+pub(crate) struct Identity(Vec<(String, String)>);
 
 impl Identity {
-    pub(super) fn push(&mut self, key: impl Into<String>, value: impl fmt::Display) {
+    pub(crate) fn push(&mut self, key: impl Into<String>, value: impl fmt::Display) {
         self.0.push((key.into(), value.to_string()));
     }
 
@@ -37,7 +46,7 @@ impl Identity {
 
     /// What differs between this run (`self`) and a checkpoint's (`there`), one line an entry:
     /// every key of `self`, and with `all` also the keys only `there` has.
-    pub(super) fn differences(&self, there: &Identity, all: bool) -> Vec<String> {
+    pub(crate) fn differences(&self, there: &Identity, all: bool) -> Vec<String> {
         let mut lines = Vec::new();
         for (key, here) in &self.0 {
             match there.get(key) {
@@ -59,25 +68,28 @@ impl Identity {
 
 /// The state of a run after `step` optimiser steps.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Checkpoint {
-    pub(super) identity: Identity,
+pub(crate) struct Checkpoint {
+    pub(crate) identity: Identity,
     /// Optimiser steps done, counted over the whole schedule.
-    pub(super) step: u64,
+    pub(crate) step: u64,
     /// The summed training error of the batches of the current epoch done so far.
-    pub(super) train_error: f64,
+    pub(crate) train_error: f64,
     /// Adam's step count.
-    pub(super) adam_t: i32,
+    pub(crate) adam_t: i32,
     /// The model's parameters (with a factoriser, its rows too).
-    pub(super) params: Vec<f32>,
+    pub(crate) params: Vec<f32>,
     /// Adam's first moments.
-    pub(super) m: Vec<f32>,
+    pub(crate) m: Vec<f32>,
     /// Adam's second moments.
-    pub(super) v: Vec<f32>,
+    pub(crate) v: Vec<f32>,
+    /// The losses of the epochs done.
+    pub(crate) history: LossHistory,
 }
 
-/// Why a checkpoint cannot be read or used.
+/// Why a checkpoint cannot be read, written or resumed.
 #[derive(Debug)]
-pub(super) enum CheckpointError {
+#[non_exhaustive]
+pub enum CheckpointError {
     /// The file cannot be read or written.
     Io(PathBuf, io::Error),
     /// The file does not start with the checkpoint magic bytes.
@@ -86,7 +98,8 @@ pub(super) enum CheckpointError {
     Version(PathBuf, u32),
     /// The file is cut short, fails its checksum or does not parse.
     Damaged(PathBuf, &'static str),
-    /// The checkpoint belongs to another run: what differs, one line an entry.
+    /// The checkpoint belongs to another run: what differs, one line an entry (`seed: 3 here,
+    /// 1 in the checkpoint`).
     OtherRun(PathBuf, Vec<String>),
 }
 
@@ -96,7 +109,11 @@ impl fmt::Display for CheckpointError {
             CheckpointError::Io(path, e) => write!(f, "checkpoint {}: {e}", path.display()),
             CheckpointError::NotACheckpoint(path) => write!(f, "{} is not a training checkpoint", path.display()),
             CheckpointError::Version(path, v) => {
-                write!(f, "checkpoint {}: format version {v}, this trainer reads version {VERSION}", path.display())
+                let path = path.display();
+                write!(
+                    f,
+                    "checkpoint {path}: format version {v}, this trainer reads versions {VERSION_WITHOUT_LOSSES} and {VERSION}"
+                )
             }
             CheckpointError::Damaged(path, why) => write!(f, "checkpoint {} is damaged: {why}", path.display()),
             CheckpointError::OtherRun(path, lines) => {
@@ -106,7 +123,14 @@ impl fmt::Display for CheckpointError {
     }
 }
 
-impl std::error::Error for CheckpointError {}
+impl std::error::Error for CheckpointError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CheckpointError::Io(_, e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// FNV-1a, 64 bits: a checksum against damage, not against tampering.
 fn checksum(bytes: &[u8]) -> u64 {
@@ -127,7 +151,7 @@ fn put_floats(out: &mut Vec<u8>, values: &[f32]) {
 
 impl Checkpoint {
     /// The file's bytes (see the module docs).
-    pub(super) fn to_bytes(&self) -> Vec<u8> {
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
         let mut body = Vec::with_capacity(64 + 12 * self.params.len());
         body.extend((self.identity.0.len() as u64).to_le_bytes());
         for (key, value) in &self.identity.0 {
@@ -140,6 +164,14 @@ impl Checkpoint {
         for values in [&self.params, &self.m, &self.v] {
             put_floats(&mut body, values);
         }
+        let epochs = self.history.epochs();
+        body.extend((epochs.len() as u64).to_le_bytes());
+        for e in epochs {
+            body.extend((e.epoch as u64).to_le_bytes());
+            body.extend(e.training.unwrap_or(f64::NAN).to_le_bytes());
+            body.extend(e.validation.unwrap_or(f64::NAN).to_le_bytes());
+            body.extend(e.lr.unwrap_or(f32::NAN).to_le_bytes());
+        }
         let mut bytes = Vec::with_capacity(body.len() + 28);
         bytes.extend(MAGIC);
         bytes.extend(VERSION.to_le_bytes());
@@ -150,14 +182,14 @@ impl Checkpoint {
     }
 
     /// Parses a checkpoint's bytes; `path` names the file in errors.
-    pub(super) fn from_bytes(bytes: &[u8], path: &Path) -> Result<Checkpoint, CheckpointError> {
+    pub(crate) fn from_bytes(bytes: &[u8], path: &Path) -> Result<Checkpoint, CheckpointError> {
         let damaged = |why| CheckpointError::Damaged(path.to_owned(), why);
         if bytes.len() < 8 || bytes[..8] != MAGIC {
             return Err(CheckpointError::NotACheckpoint(path.to_owned()));
         }
         let mut header = Reader { bytes: &bytes[8..] };
         let version = header.u32().map_err(damaged)?;
-        if version != VERSION {
+        if version != VERSION && version != VERSION_WITHOUT_LOSSES {
             return Err(CheckpointError::Version(path.to_owned(), version));
         }
         let len = usize::try_from(header.u64().map_err(damaged)?).map_err(|_| damaged("the body's length"))?;
@@ -168,11 +200,11 @@ impl Checkpoint {
         if checksum(body).to_le_bytes() != sum {
             return Err(damaged("its checksum does not match"));
         }
-        Reader { bytes: body }.checkpoint().map_err(damaged)
+        Reader { bytes: body }.checkpoint(version).map_err(damaged)
     }
 
     /// Writes the checkpoint to `path` through a temporary file renamed over it.
-    pub(super) fn write(&self, path: &Path) -> Result<(), CheckpointError> {
+    pub(crate) fn write(&self, path: &Path) -> Result<(), CheckpointError> {
         let mut name = path.as_os_str().to_owned();
         name.push(".tmp");
         let temporary = PathBuf::from(name);
@@ -185,7 +217,7 @@ impl Checkpoint {
     }
 
     /// Reads the checkpoint at `path`.
-    pub(super) fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
+    pub(crate) fn read(path: &Path) -> Result<Checkpoint, CheckpointError> {
         let bytes = fs::read(path).map_err(|e| CheckpointError::Io(path.to_owned(), e))?;
         Checkpoint::from_bytes(&bytes, path)
     }
@@ -238,7 +270,7 @@ impl<'a> Reader<'a> {
         Ok(bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
     }
 
-    fn checkpoint(mut self) -> Result<Checkpoint, &'static str> {
+    fn checkpoint(mut self, version: u32) -> Result<Checkpoint, &'static str> {
         let entries = self.count(16)?;
         let mut identity = Identity::default();
         for _ in 0..entries {
@@ -255,10 +287,24 @@ impl<'a> Reader<'a> {
         if m.len() != params.len() || v.len() != params.len() {
             return Err("Adam's moments and the parameters differ in length");
         }
+        let mut history = LossHistory::default();
+        if version != VERSION_WITHOUT_LOSSES {
+            let known = |x: f64| (!x.is_nan()).then_some(x);
+            for _ in 0..self.count(28)? {
+                let epoch = usize::try_from(self.u64()?).map_err(|_| "an epoch out of range")?;
+                if history.epochs().last().is_some_and(|last| last.epoch >= epoch) {
+                    return Err("the epochs' losses are not in order");
+                }
+                let training = known(f64::from_le_bytes(self.array()?));
+                let validation = known(f64::from_le_bytes(self.array()?));
+                let lr = f32::from_le_bytes(self.array()?);
+                history.push(EpochLoss { epoch, training, validation, lr: (!lr.is_nan()).then_some(lr) });
+            }
+        }
         if !self.bytes.is_empty() {
             return Err("bytes after the last field");
         }
-        Ok(Checkpoint { identity, step, train_error, adam_t, params, m, v })
+        Ok(Checkpoint { identity, step, train_error, adam_t, params, m, v, history })
     }
 }
 
@@ -270,6 +316,9 @@ mod tests {
         let mut identity = Identity::default();
         identity.push("hidden", 16);
         identity.push("data 0", "games-0.bin (1234 bytes, 56 positions)");
+        let mut history = LossHistory::default();
+        history.push(EpochLoss { epoch: 1, training: Some(0.0071), validation: Some(0.0068), lr: Some(0.001) });
+        history.push(EpochLoss { epoch: 2, training: Some(0.0062), validation: None, lr: Some(0.0005) });
         Checkpoint {
             identity,
             step: 7,
@@ -278,6 +327,7 @@ mod tests {
             params: vec![0.5, -1.0, 2.0],
             m: vec![0.0, 1e-3, -2e-3],
             v: vec![1e-6, 0.0, 4e-6],
+            history,
         }
     }
 
@@ -286,6 +336,27 @@ mod tests {
         let path = Path::new("test.ckpt");
         let written = sample();
         assert_eq!(Checkpoint::from_bytes(&written.to_bytes(), path).unwrap(), written);
+    }
+
+    #[test]
+    fn a_checkpoint_of_the_first_version_reads_with_no_losses() {
+        let path = Path::new("test.ckpt");
+        let mut written = sample();
+        written.history = LossHistory::default();
+        // Version 2 of a history-less checkpoint is version 1's body and a count of 0 epochs.
+        let bytes = written.to_bytes();
+        let body = &bytes[20..bytes.len() - 8 - 8];
+        let mut old = Vec::new();
+        old.extend(MAGIC);
+        old.extend(VERSION_WITHOUT_LOSSES.to_le_bytes());
+        old.extend((body.len() as u64).to_le_bytes());
+        old.extend(body);
+        old.extend(checksum(body).to_le_bytes());
+        assert_eq!(Checkpoint::from_bytes(&old, path).unwrap(), written);
+        // The losses' count after the moments is refused in version 1 as bytes too many.
+        let mut tagged = bytes.clone();
+        tagged[8..12].copy_from_slice(&VERSION_WITHOUT_LOSSES.to_le_bytes());
+        assert!(matches!(Checkpoint::from_bytes(&tagged, path), Err(CheckpointError::Damaged(_, _))));
     }
 
     #[test]
