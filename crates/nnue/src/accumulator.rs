@@ -31,17 +31,18 @@
 //!
 //! # King buckets and the refresh cache
 //!
-//! With king-bucketed inputs ([`KingBuckets`]), a perspective's features depend on its own
-//! king's bucket and on whether its board is mirrored; a king move that changes either changes
-//! every feature of the mover's perspective and none of the other's:
+//! With king-bucketed inputs ([`KingBuckets`](crate::KingBuckets)), a perspective's features
+//! depend on its own king's bucket and on whether its board is mirrored: its refresh class
+//! ([`InputSet::refresh_class`]). A king move that changes the class changes every feature of
+//! the mover's perspective and none of the other's:
 //!
-//! * `Change::needs_refresh(perspective, layout)` is true for the mover's perspective when its
-//!   king's (bucket, mirrored) pair changes, so a walk stops there and refreshes that
-//!   perspective only; the other is still updated incrementally through the same ply. Along a
-//!   walk that needs no refresh, a perspective's pair is that of the current board's king, so
+//! * `Change::needs_refresh(perspective, inputs)` is true for the mover's perspective when its
+//!   king's refresh class changes, so a walk stops there and refreshes that perspective only;
+//!   the other is still updated incrementally through the same ply. Along a walk that needs no
+//!   refresh, a perspective's class is that of the current board's king, so
 //!   the feature indices of every walked change come from the current board.
 //! * `refresh_perspective` goes through a per-stack cache ("Finny table") with one entry per
-//!   (perspective, king bucket, mirrored): an accumulator and the 12 piece bitboards it was
+//!   perspective and refresh class (king bucket, mirrored): an accumulator and the 12 piece bitboards it was
 //!   computed for. A refresh adds the rows of the pieces on the board but not in the entry,
 //!   subtracts those of the pieces in the entry but gone, stores the pieces and the result in
 //!   the entry, and copies it to the ply. When the difference has more pieces than the board,
@@ -63,8 +64,10 @@ use core::fmt;
 
 use cutoff_board::{Bitboard, Board, CastlingSide, Color, MAX_PLY, Move, PieceType, Square};
 
-use crate::layout::View;
-use crate::{KingBuckets, Network, kernels};
+use crate::{InputSet, Inputs, Network, kernels};
+
+/// How a perspective indexes features with its king on one square.
+type View = <Inputs as InputSet>::View;
 
 /// The plies a new stack holds: [`MAX_PLY`] and a margin (quiescence search may look a few
 /// plies past the main search's limit). A deeper push grows the stack.
@@ -81,7 +84,7 @@ struct Placed {
 impl Placed {
     #[inline(always)]
     fn index(self, view: View) -> usize {
-        view.index(self.color, self.kind, self.sq)
+        Inputs::index(view, self.color, self.kind, self.sq)
     }
 }
 
@@ -114,17 +117,17 @@ impl Change {
     }
 
     /// Whether `perspective`'s accumulator after the change must be refreshed rather than
-    /// updated: a move of `perspective`'s king (castling included) that changes its king
-    /// bucket or its mirroring in `layout` changes every feature of that perspective (and only
-    /// of that one).
+    /// updated: a move of `perspective`'s king (castling included) to another refresh class
+    /// of `inputs` (with king buckets: another bucket, or the mirroring flips) changes every
+    /// feature of that perspective (and only of that one).
     #[inline]
-    fn needs_refresh(self, perspective: Color, layout: &KingBuckets) -> bool {
+    fn needs_refresh(self, perspective: Color, inputs: &Inputs) -> bool {
         let (from, to) = match self {
             Change::Move { add, sub } | Change::Capture { add, sub, .. } if sub.kind == PieceType::King => (sub, add),
             Change::Castle { adds, subs } => (subs[0], adds[0]),
             _ => return false,
         };
-        from.color == perspective && layout.key(perspective, from.sq) != layout.key(perspective, to.sq)
+        from.color == perspective && inputs.needs_refresh(perspective, from.sq, to.sq)
     }
 
     /// The change made by `mv`, which must be legal in `before` (as for
@@ -201,13 +204,16 @@ pub struct AccumulatorStack {
     /// One per ply, as long as `data` has plies.
     plies: Vec<Ply>,
     ply: usize,
-    /// The network's input layout.
-    layout: KingBuckets,
-    /// Whether refreshes go through the cache: only with king buckets or mirroring. Without
-    /// them (one entry per perspective) the cache measured slower than refreshing from the
+    /// The network's input set.
+    inputs: Inputs,
+    /// Whether refreshes go through the cache: only with more than one refresh class (king
+    /// buckets or mirroring). With one (one entry per perspective) the cache measured slower than refreshing from the
     /// biases (`net5`, callgrind `bench 7`: +4.0 % instructions), because its cost estimate
     /// sends short walks to refreshes from an entry left by a distant branch of the tree.
     cached: bool,
+    /// Without the cache (one refresh class), each perspective's view, the same for every
+    /// king square: worked out once here rather than at each update.
+    fixed_views: [View; 2],
     /// The refresh cache's accumulators, `N` values per entry (see [`entry`](Self::entry)).
     cache: Vec<i16>,
     /// The pieces each cache entry's accumulator was computed for, by colour then piece type.
@@ -239,16 +245,17 @@ impl AccumulatorStack {
     /// (call [`reset`](Self::reset) with the root of each search).
     pub fn new(network: Arc<Network>) -> AccumulatorStack {
         let n = network.hidden();
-        let layout = *network.king_buckets();
-        let entries = 4 * layout.count();
+        let inputs = *network.inputs();
+        let entries = 2 * inputs.refresh_classes();
         let cache = network.feature_bias().repeat(entries);
         let mut stack = AccumulatorStack {
             network,
             data: vec![0; PLIES * 2 * n],
             plies: vec![Ply::FRESH; PLIES],
             ply: 0,
-            layout,
-            cached: layout.count() > 1 || layout.mirrored(),
+            inputs,
+            cached: inputs.refresh_classes() > 1,
+            fixed_views: Color::ALL.map(|p| inputs.view(p, Square::E1)),
             cache,
             cache_pieces: vec![[Bitboard::EMPTY; 12]; entries],
         };
@@ -376,7 +383,7 @@ impl AccumulatorStack {
             }
             cost += ply.change.rows() + 1;
             if cost > budget
-                || (self.cached && Color::ALL.into_iter().any(|p| ply.change.needs_refresh(p, &self.layout)))
+                || (self.cached && Color::ALL.into_iter().any(|p| ply.change.needs_refresh(p, &self.inputs)))
             {
                 return false;
             }
@@ -418,7 +425,7 @@ impl AccumulatorStack {
         while !self.plies[base].computed[side] {
             let change = self.plies[base].change;
             cost += change.rows() + 1;
-            if cost > budget || (self.cached && change.needs_refresh(perspective, &self.layout)) {
+            if cost > budget || (self.cached && change.needs_refresh(perspective, &self.inputs)) {
                 self.refresh_perspective(board, perspective);
                 return;
             }
@@ -439,18 +446,22 @@ impl AccumulatorStack {
         }
     }
 
-    /// How `perspective` sees `board`'s pieces (its king bucket and mirroring).
+    /// How `perspective` sees `board`'s pieces (with king buckets: its king's bucket and
+    /// mirroring; with one refresh class, the same view for every king).
     #[inline(always)]
     fn view(&self, board: &Board, perspective: Color) -> View {
-        if self.cached { self.layout.view(perspective, board.king(perspective)) } else { View::plain(perspective) }
+        if self.cached {
+            self.inputs.view(perspective, board.king(perspective))
+        } else {
+            self.fixed_views[perspective.index()]
+        }
     }
 
     /// The index of the refresh cache's entry for `perspective` with its king on `king`:
-    /// `(perspective × K + bucket) × 2 + mirrored`.
+    /// `perspective × classes + class`.
     #[inline]
     fn entry(&self, perspective: Color, king: Square) -> usize {
-        (perspective.index() * self.layout.count() + self.layout.bucket(perspective, king)) * 2
-            + usize::from(self.layout.flipped(perspective, king))
+        perspective.index() * self.inputs.refresh_classes() + self.inputs.refresh_class(perspective, king)
     }
 
     /// The pieces of `board`, by colour then piece type, as the cache stores them.
@@ -486,7 +497,7 @@ impl AccumulatorStack {
         }
         let king = board.king(perspective);
         let entry = self.entry(perspective, king);
-        let view = self.layout.view(perspective, king);
+        let view = self.inputs.view(perspective, king);
         let now = Self::pieces(board);
         let cached = &mut self.cache_pieces[entry];
         let acc = &mut self.cache[entry * n..(entry + 1) * n];
@@ -502,11 +513,11 @@ impl AccumulatorStack {
                 match (added.next(), removed.next()) {
                     (Some(a), Some(r)) => kernels::add_sub_assign(
                         acc,
-                        network.row(view.index(color, kind, a)),
-                        network.row(view.index(color, kind, r)),
+                        network.row(Inputs::index(view, color, kind, a)),
+                        network.row(Inputs::index(view, color, kind, r)),
                     ),
-                    (Some(a), None) => kernels::add(acc, network.row(view.index(color, kind, a))),
-                    (None, Some(r)) => kernels::sub(acc, network.row(view.index(color, kind, r))),
+                    (Some(a), None) => kernels::add(acc, network.row(Inputs::index(view, color, kind, a))),
+                    (None, Some(r)) => kernels::sub(acc, network.row(Inputs::index(view, color, kind, r))),
                     (None, None) => break,
                 }
             }
@@ -545,7 +556,7 @@ fn apply(network: &Network, view: View, change: Change, prev: &[i16], next: &mut
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::INPUTS;
+    use crate::{INPUTS, KingBuckets};
 
     fn network() -> Arc<Network> {
         let n = 32;

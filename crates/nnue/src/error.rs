@@ -75,8 +75,12 @@ pub enum NetworkError {
     /// A version 3 header's number of king buckets is not 1 to
     /// [`MAX_KING_BUCKETS`](crate::MAX_KING_BUCKETS).
     UnsupportedKingBuckets(u32),
-    /// A version 3 header's layout flags have a bit set other than bit 0 (mirroring).
+    /// A version 3 header's layout flags have a bit set among bits 1 to 7 (bit 0 is
+    /// mirroring, bits 8 to 15 name the input set).
     UnknownLayoutFlags(u16),
+    /// The file's input set (the high byte of its layout flags) is not this build's
+    /// ([`Inputs`](crate::Inputs), see [`InputSet::ID`](crate::InputSet::ID)).
+    UnsupportedInputSet(u8),
     /// An entry of a king bucket map is [`MAX_KING_BUCKETS`](crate::MAX_KING_BUCKETS) or more.
     KingBucketOutOfRange {
         /// The half-board square (0 to 31) of the entry.
@@ -164,6 +168,11 @@ impl fmt::Display for NetworkError {
             NetworkError::UnknownLayoutFlags(flags) => {
                 write!(f, "the network header's layout flags {flags:#06x} have unknown bits (a newer format?)")
             }
+            NetworkError::UnsupportedInputSet(id) => write!(
+                f,
+                "the network's input set is number {id}, and this build reads only set {} (a network for another build?)",
+                <crate::Inputs as crate::InputSet>::ID
+            ),
             NetworkError::KingBucketOutOfRange { square, bucket } => write!(
                 f,
                 "the network's king bucket map gives square {square} bucket {bucket} (at most {} allowed)",

@@ -7,7 +7,7 @@
 //! | 4 | `u32` hidden size N |
 //! | 4 | `u32` output buckets B (1 to 8) |
 //! | 2 | `u16` king buckets K (1 to 32) |
-//! | 2 | `u16` layout flags: bit 0 = mirroring, the other bits 0 |
+//! | 2 | `u16` layout flags: bit 0 = mirroring, bits 1-7 = 0, bits 8-15 = the input set ([`InputSet::ID`](crate::InputSet::ID); 0 = [`KingBuckets`]) |
 //! | 32 | `u8` king bucket map: the bucket of each half-board king square (a1, b1, c1, d1, a2, …, d8) |
 //! | 2 × K × 768 × N | `i16` feature weights, feature-major, bucket 0's 768 rows first |
 //! | 2 × N | `i16` feature biases |
@@ -27,8 +27,9 @@
 
 use alloc::vec::Vec;
 
+use crate::inputs::check_set;
 use crate::network::check_hidden;
-use crate::{INPUTS, KingBuckets, MAX_KING_BUCKETS, MAX_OUTPUT_BUCKETS, Network, NetworkError};
+use crate::{INPUTS, InputSet, Inputs, KingBuckets, MAX_KING_BUCKETS, MAX_OUTPUT_BUCKETS, Network, NetworkError};
 
 const MAGIC: &[u8; 8] = b"CUTOFFNN";
 /// The version of files with king buckets or mirroring.
@@ -121,7 +122,8 @@ impl Header {
             return Err(NetworkError::UnsupportedKingBuckets(u32::from(king_buckets)));
         }
         let flags = u16_at(bytes, 22);
-        if flags & !FLAG_MIRROR != 0 {
+        check_set((flags >> 8) as u8)?;
+        if flags & 0xff & !FLAG_MIRROR != 0 {
             return Err(NetworkError::UnknownLayoutFlags(flags));
         }
         Ok(Header {
@@ -161,7 +163,7 @@ impl Network {
     /// [`NetworkError::UnsupportedVersion`], [`NetworkError::BadHiddenSize`],
     /// [`NetworkError::UnsupportedOutputBuckets`], [`NetworkError::ReservedNotZero`]
     /// (versions 1 and 2), [`NetworkError::UnsupportedKingBuckets`] or
-    /// [`NetworkError::UnknownLayoutFlags`] (version 3).
+    /// [`NetworkError::UnsupportedInputSet`] or [`NetworkError::UnknownLayoutFlags`] (version 3).
     ///
     /// ```
     /// use cutoff_nnue::{INPUTS, Network, NetworkError};
@@ -184,7 +186,8 @@ impl Network {
     /// [`NetworkError::BadMagic`], [`NetworkError::UnsupportedVersion`],
     /// [`NetworkError::BadHiddenSize`], [`NetworkError::UnsupportedOutputBuckets`],
     /// [`NetworkError::ReservedNotZero`], [`NetworkError::UnsupportedKingBuckets`],
-    /// [`NetworkError::UnknownLayoutFlags`], [`NetworkError::WrongLength`],
+    /// [`NetworkError::UnsupportedInputSet`], [`NetworkError::UnknownLayoutFlags`],
+    /// [`NetworkError::WrongLength`],
     /// [`NetworkError::ChecksumMismatch`], [`NetworkError::KingBucketOutOfRange`],
     /// [`NetworkError::KingBucketUnused`], [`NetworkError::KingBucketCountMismatch`],
     /// [`NetworkError::Version1OutOfRange`], [`NetworkError::AccumulatorCouldOverflow`] or
@@ -290,7 +293,7 @@ impl Network {
             bytes.extend(0u32.to_le_bytes());
         } else {
             bytes.extend((layout.count() as u16).to_le_bytes());
-            let flags = if layout.mirrored() { FLAG_MIRROR } else { 0 };
+            let flags = u16::from(Inputs::ID) << 8 | if layout.mirrored() { FLAG_MIRROR } else { 0 };
             bytes.extend(flags.to_le_bytes());
             bytes.extend_from_slice(layout.map());
         }

@@ -3,7 +3,7 @@
 
 use cutoff_board::{Color, PieceType, Square};
 
-use crate::{INPUTS, NetworkError};
+use crate::{INPUTS, InputSet, NetworkError};
 
 /// The most king buckets a layout may have: one per square of the half board.
 ///
@@ -48,27 +48,14 @@ pub struct KingBuckets {
     count: u8,
 }
 
-/// How one perspective indexes features for one king square: `base + (piece × 64 + (sq ^ xor))`.
+/// How one perspective of a [`KingBuckets`] set indexes features for one king square
+/// ([`InputSet::View`]): `base + (piece × 64 + (sq ^ xor))`, with the bucket's block as `base`
+/// and the rank flip (Black) and file mirror folded into `xor`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct View {
-    pub(crate) perspective: Color,
+pub struct KingBucketView {
+    perspective: Color,
     base: usize,
     xor: usize,
-}
-
-impl View {
-    /// The view of `perspective` without king buckets or mirroring: today's 768 inputs.
-    #[inline(always)]
-    pub(crate) const fn plain(perspective: Color) -> View {
-        View { perspective, base: 0, xor: 56 * perspective as usize }
-    }
-
-    /// The feature of a piece of `color` and type `kind` on `sq`.
-    #[inline(always)]
-    pub(crate) const fn index(self, color: Color, kind: PieceType, sq: Square) -> usize {
-        let theirs = (color as usize) ^ (self.perspective as usize);
-        self.base + (theirs * 6 + kind as usize) * 64 + ((sq as usize) ^ self.xor)
-    }
 }
 
 impl KingBuckets {
@@ -241,21 +228,62 @@ impl KingBuckets {
         piece: PieceType,
         sq: Square,
     ) -> usize {
-        self.view(perspective, king).index(piece_color, piece, sq)
-    }
-
-    /// How `perspective` indexes features with its king on `king`.
-    #[inline(always)]
-    pub(crate) const fn view(&self, perspective: Color, king: Square) -> View {
         let flip = if self.flipped(perspective, king) { 7 } else { 0 };
-        View { perspective, base: self.bucket(perspective, king) * INPUTS, xor: (56 * perspective as usize) ^ flip }
+        let theirs = (piece_color as usize) ^ (perspective as usize);
+        let xor = (56 * perspective as usize) ^ flip;
+        self.bucket(perspective, king) * INPUTS + (theirs * 6 + piece as usize) * 64 + ((sq as usize) ^ xor)
+    }
+}
+
+impl InputSet for KingBuckets {
+    type View = KingBucketView;
+
+    const ID: u8 = 0;
+
+    /// One feature per piece.
+    const MAX_ACTIVE: usize = 32;
+
+    #[inline(always)]
+    fn inputs(&self) -> usize {
+        KingBuckets::inputs(self)
     }
 
-    /// The (bucket, mirrored) pair of `perspective` with its king on `king`, as one number:
-    /// a king move that changes it changes every feature of that perspective.
     #[inline(always)]
-    pub(crate) const fn key(&self, perspective: Color, king: Square) -> usize {
-        2 * self.bucket(perspective, king) + self.flipped(perspective, king) as usize
+    fn view(&self, perspective: Color, king: Square) -> KingBucketView {
+        let flip = if self.flipped(perspective, king) { 7 } else { 0 };
+        KingBucketView {
+            perspective,
+            base: self.bucket(perspective, king) * INPUTS,
+            xor: (56 * perspective as usize) ^ flip,
+        }
+    }
+
+    #[inline(always)]
+    fn index(view: KingBucketView, color: Color, kind: PieceType, sq: Square) -> usize {
+        let theirs = (color as usize) ^ (view.perspective as usize);
+        view.base + (theirs * 6 + kind as usize) * 64 + ((sq as usize) ^ view.xor)
+    }
+
+    /// One class per bucket, two with mirroring (the king on files a-d, e-h).
+    #[inline(always)]
+    fn refresh_classes(&self) -> usize {
+        self.count() << usize::from(self.mirror)
+    }
+
+    #[inline(always)]
+    fn refresh_class(&self, perspective: Color, king: Square) -> usize {
+        (self.bucket(perspective, king) << usize::from(self.mirror)) | usize::from(self.flipped(perspective, king))
+    }
+
+    /// The 768 features of a piece type on a square, shared by every bucket.
+    #[inline(always)]
+    fn factor(&self, feature: usize) -> usize {
+        feature % INPUTS
+    }
+
+    #[inline(always)]
+    fn factors(&self) -> usize {
+        INPUTS
     }
 }
 
@@ -270,6 +298,26 @@ mod tests {
     use super::*;
     use crate::feature_index;
     use cutoff_board::Piece;
+
+    #[test]
+    fn every_layout_is_an_input_set() {
+        crate::inputs::check_input_set(&KingBuckets::NONE);
+        crate::inputs::check_input_set(&KingBuckets::new(true, [0; 32]).unwrap());
+        crate::inputs::check_input_set(&KingBuckets::new(false, core::array::from_fn(|sq| (sq / 8) as u8)).unwrap());
+        let sixteen = KingBuckets::new(true, core::array::from_fn(|sq| (sq / 2) as u8)).unwrap();
+        crate::inputs::check_input_set(&sixteen);
+        assert_eq!(sixteen.refresh_classes(), 32);
+        // A king move that changes the bucket or the mirroring needs a refresh, and only that.
+        for perspective in Color::ALL {
+            for from in Square::ALL {
+                for to in Square::ALL {
+                    let changes = sixteen.bucket(perspective, from) != sixteen.bucket(perspective, to)
+                        || sixteen.flipped(perspective, from) != sixteen.flipped(perspective, to);
+                    assert_eq!(sixteen.needs_refresh(perspective, from, to), changes);
+                }
+            }
+        }
+    }
 
     #[test]
     fn no_buckets_is_the_plain_feature_index() {

@@ -10,13 +10,15 @@ extern crate std;
 mod accumulator;
 mod error;
 mod format;
+mod inputs;
 mod kernels;
 mod layout;
 mod network;
 
 pub use accumulator::AccumulatorStack;
 pub use error::{NetworkError, NetworkPart};
-pub use layout::{KingBuckets, MAX_KING_BUCKETS};
+pub use inputs::{InputSet, Inputs};
+pub use layout::{KingBucketView, KingBuckets, MAX_KING_BUCKETS};
 pub use network::Network;
 
 use cutoff_board::{Color, PieceType, Square};

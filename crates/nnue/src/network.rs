@@ -9,8 +9,8 @@ use cutoff_board::{Board, Color};
 
 use crate::kernels::{self, BLOCK};
 use crate::{
-    HIDDEN_STEP, INPUTS, KingBuckets, MAX_HIDDEN, MAX_OUTPUT_BUCKETS, MIN_HIDDEN, NetworkError, NetworkPart, QA, QB,
-    SCALE, output_bucket,
+    HIDDEN_STEP, INPUTS, InputSet, Inputs, KingBuckets, MAX_HIDDEN, MAX_OUTPUT_BUCKETS, MIN_HIDDEN, NetworkError,
+    NetworkPart, QA, QB, SCALE, output_bucket,
 };
 
 /// The most pieces a position holds (16 a side), hence the most features active at once in
@@ -47,7 +47,8 @@ const _: () = assert!((2 * MAX_HIDDEN / BLOCK) as u64 * 258 <= MAX_LANE_SUM);
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
-    king_buckets: KingBuckets,
+    /// The input set: today king buckets and mirroring.
+    inputs: Inputs,
     /// `K × INPUTS × hidden`, feature-major: the `hidden` weights of feature 0 first.
     feature_weights: Box<[i16]>,
     feature_bias: Box<[i16]>,
@@ -62,7 +63,7 @@ impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Network")
             .field("hidden", &self.hidden)
-            .field("king_buckets", &self.king_buckets)
+            .field("inputs", &self.inputs)
             .field("output_buckets", &self.output_bias.len())
             .field("output_bias", &self.output_bias)
             .finish()
@@ -243,7 +244,7 @@ impl Network {
         check_output(hidden, &output_weights)?;
         Ok(Network {
             hidden,
-            king_buckets,
+            inputs: king_buckets,
             feature_weights: feature_weights.into_boxed_slice(),
             feature_bias: feature_bias.into_boxed_slice(),
             output_weights: output_weights.into_boxed_slice(),
@@ -285,7 +286,20 @@ impl Network {
     /// ```
     #[inline]
     pub fn king_buckets(&self) -> &KingBuckets {
-        &self.king_buckets
+        &self.inputs
+    }
+
+    /// The input set ([`Inputs`]: this build's kind of input; see [`InputSet`]). Today the
+    /// same as [`king_buckets`](Self::king_buckets).
+    ///
+    /// ```
+    /// use cutoff_nnue::{INPUTS, InputSet, Network};
+    /// let net = Network::from_parts(16, vec![0; INPUTS * 16], vec![0; 16], vec![0; 32], vec![0]).unwrap();
+    /// assert_eq!(net.inputs().inputs(), INPUTS);
+    /// ```
+    #[inline]
+    pub fn inputs(&self) -> &Inputs {
+        &self.inputs
     }
 
     /// The `K × 768 × N` feature weights, feature-major (scaled by [`QA`]).
@@ -372,11 +386,11 @@ impl Network {
 
     /// Writes `perspective`'s accumulator of `board` into `out` (`N` values).
     pub(crate) fn refresh(&self, board: &Board, perspective: Color, out: &mut [i16]) {
-        let view = self.king_buckets.view(perspective, board.king(perspective));
+        let view = self.inputs.view(perspective, board.king(perspective));
         out.copy_from_slice(&self.feature_bias);
         for sq in board.occupied() {
             if let Some(piece) = board.piece_on(sq) {
-                kernels::add(out, self.row(view.index(piece.color(), piece.kind(), sq)));
+                kernels::add(out, self.row(Inputs::index(view, piece.color(), piece.kind(), sq)));
             }
         }
     }

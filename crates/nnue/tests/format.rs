@@ -428,11 +428,18 @@ fn each_version_3_corruption_gets_its_error() {
         assert_eq!(read(&bad), NetworkError::UnsupportedKingBuckets(u32::from(k)));
         assert_eq!(file_len(&bad), NetworkError::UnsupportedKingBuckets(u32::from(k)));
     }
-    for flags in [2, 3, 0x8000, u16::MAX] {
+    for flags in [2, 3, 0x80, 0xff] {
         let mut bad = good.clone();
         set_u16(&mut bad, 22, flags);
         assert_eq!(read(&bad), NetworkError::UnknownLayoutFlags(flags));
         assert_eq!(file_len(&bad), NetworkError::UnknownLayoutFlags(flags));
+    }
+    // The high byte names the input set: another set's file is refused as such.
+    for flags in [0x0100, 0x8000, 0x8001, u16::MAX] {
+        let mut bad = good.clone();
+        set_u16(&mut bad, 22, flags);
+        assert_eq!(read(&bad), NetworkError::UnsupportedInputSet((flags >> 8) as u8));
+        assert_eq!(file_len(&bad), NetworkError::UnsupportedInputSet((flags >> 8) as u8));
     }
     // Another supported count: the header decides the length.
     let mut nine = good.clone();
@@ -510,6 +517,7 @@ fn version_3_error_messages_say_what_is_wrong() {
     let errors = [
         (NetworkError::UnsupportedKingBuckets(33), "33 king buckets"),
         (NetworkError::UnknownLayoutFlags(2), "flags"),
+        (NetworkError::UnsupportedInputSet(7), "input set is number 7"),
         (NetworkError::KingBucketOutOfRange { square: 5, bucket: 40 }, "square 5 bucket 40"),
         (NetworkError::KingBucketUnused { bucket: 3 }, "never uses bucket 3"),
         (NetworkError::KingBucketCountMismatch { header: 8, map: 4 }, "8 king buckets"),

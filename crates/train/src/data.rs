@@ -2,7 +2,7 @@
 //! features.
 
 use cutoff_board::{Board, Color, PieceType, Square};
-use cutoff_nnue::KingBuckets;
+use cutoff_nnue::{InputSet, Inputs};
 
 /// A position to train on, with its labels from the side to move's view: what an in-memory
 /// [`Source`](crate::Source) holds.
@@ -34,7 +34,7 @@ pub struct Position {
 #[derive(Debug, Default)]
 pub(crate) struct Dataset {
     /// The input layout the features are computed in.
-    pub(crate) layout: KingBuckets,
+    pub(crate) layout: Inputs,
     pub(crate) positions: Vec<Packed>,
     /// The reference evaluation of each position in centipawns, from the side to move's view,
     /// where the set keeps it ([`Dataset::with_reference`]): the validation set, on which the
@@ -80,7 +80,7 @@ impl Packed {
     /// The feature pairs `[stm, other]` of the pieces into `out`, in the order of colour
     /// (White first), piece type (pawn first) and square: the order the sums of the
     /// accumulators are taken in, which the written network depends on bit for bit.
-    pub(crate) fn features<'a>(&self, layout: &KingBuckets, out: &'a mut [[u16; 2]; 32]) -> &'a [[u16; 2]] {
+    pub(crate) fn features<'a>(&self, layout: &Inputs, out: &'a mut [[u16; 2]; 32]) -> &'a [[u16; 2]] {
         let mut occupied = u64::from(self.occupied[0]) | u64::from(self.occupied[1]) << 32;
         // Squares sorted by piece code, each code's squares ascending (a counting sort).
         let mut codes = [0u8; 32];
@@ -108,7 +108,7 @@ impl Packed {
         // its colour's codes (5 and 11), and a packed position has one king of each colour.
         let king =
             |color: Color| Square::index_const(usize::from(sorted[usize::from(counts[color.index() * 6 + 5]) - 1]));
-        let kings = (king(stm), king(!stm));
+        let views = (layout.view(stm, king(stm)), layout.view(!stm, king(!stm)));
         let mut at = 0;
         for (code, end) in counts[..12].iter().enumerate() {
             let color = Color::from_index(code / 6);
@@ -116,8 +116,8 @@ impl Packed {
             while at < usize::from(*end) {
                 let sq = Square::index_const(usize::from(sorted[at]));
                 // At most 32 x 768 features: they fit a u16.
-                let own = layout.feature(stm, kings.0, color, kind, sq) as u16;
-                let other = layout.feature(!stm, kings.1, color, kind, sq) as u16;
+                let own = Inputs::index(views.0, color, kind, sq) as u16;
+                let other = Inputs::index(views.1, color, kind, sq) as u16;
                 out[at] = [own, other];
                 at += 1;
             }
@@ -132,13 +132,13 @@ pub(crate) const MIRRORED: u32 = 1 << 31;
 
 impl Dataset {
     /// An empty set whose features are of `layout`.
-    pub(crate) fn new(layout: KingBuckets) -> Dataset {
+    pub(crate) fn new(layout: Inputs) -> Dataset {
         Dataset { layout, ..Dataset::default() }
     }
 
     /// An empty set whose features are of `layout` that also keeps each position's
     /// evaluation by `evaluate`.
-    pub(crate) fn with_reference(layout: KingBuckets, evaluate: fn(&Board) -> i32) -> Dataset {
+    pub(crate) fn with_reference(layout: Inputs, evaluate: fn(&Board) -> i32) -> Dataset {
         Dataset { reference: Some(Vec::new()), evaluate: Some(evaluate), ..Dataset::new(layout) }
     }
 
@@ -205,7 +205,7 @@ impl Dataset {
     /// The position of a training-order entry, and its features in `buffer` (mirrored if the
     /// entry is marked [`MIRRORED`]: the file of a square is its index's low three bits, the
     /// same for both perspectives, so mirroring flips them; only entries of the layout
-    /// [`KingBuckets::NONE`] are marked).
+    /// [`Inputs::NONE`] are marked).
     pub(crate) fn entry<'a>(&self, entry: u32, buffer: &'a mut [[u16; 2]; 32]) -> (&Packed, &'a [[u16; 2]]) {
         let sample = &self.positions[(entry & !MIRRORED) as usize];
         let len = sample.features(&self.layout, buffer).len();

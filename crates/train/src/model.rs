@@ -1,7 +1,7 @@
 //! The float model the trainer optimises, its forward and backward passes, and its
 //! quantisation into the engine's network.
 
-use cutoff_nnue::{INPUTS, KingBuckets};
+use cutoff_nnue::{InputSet, Inputs};
 
 use crate::data::Packed;
 use crate::error::TrainError;
@@ -13,7 +13,7 @@ use crate::{CLIP, CLIP_OUTPUT, LANES, Rng, spec};
 #[derive(Clone, Debug)]
 pub(crate) struct Model {
     /// The input layout: `W1` has `layout.inputs()` rows.
-    pub(crate) layout: KingBuckets,
+    pub(crate) layout: Inputs,
     pub(crate) hidden: usize,
     pub(crate) buckets: usize,
     /// `W1`, `b1`, `W2`, `b2`, and with a factoriser its 768 shared rows `F` at the end.
@@ -29,9 +29,9 @@ pub(crate) struct Model {
 impl Model {
     /// A model with random weights; a factoriser starts at zero, so that the initial network
     /// (and the random numbers drawn) are the same with and without one.
-    pub(crate) fn new(layout: KingBuckets, hidden: usize, buckets: usize, factorised: bool, rng: &mut Rng) -> Model {
+    pub(crate) fn new(layout: Inputs, hidden: usize, buckets: usize, factorised: bool, rng: &mut Rng) -> Model {
         let inputs = layout.inputs();
-        let factor = if factorised { INPUTS * hidden } else { 0 };
+        let factor = if factorised { layout.factors() * hidden } else { 0 };
         let mut params = vec![0.0; Self::size(inputs, hidden, buckets) + factor];
         // Scaled by the 768 inputs of one bucket: a position's features all lie in one.
         let a1 = 1.0 / (768f32).sqrt();
@@ -52,11 +52,11 @@ impl Model {
     /// the layout, hidden size and output buckets asked for; else why not.
     pub(crate) fn from_network(
         net: &cutoff_nnue::Network,
-        layout: KingBuckets,
+        layout: Inputs,
         hidden: usize,
         buckets: usize,
     ) -> Result<Model, String> {
-        if *net.king_buckets() != layout || net.hidden() != hidden || net.output_buckets() != buckets {
+        if *net.inputs() != layout || net.hidden() != hidden || net.output_buckets() != buckets {
             return Err(format!(
                 "the network is ({:?} -> {}) x 2 -> {}, not ({layout:?} -> {hidden}) x 2 -> {buckets} as asked",
                 net.king_buckets(),
@@ -145,7 +145,7 @@ impl Model {
             let factor = &rest[self.factor_start() - self.b1_start()..];
             self.effective.resize(w1.len(), 0.0);
             for ((row, own), out) in w1.chunks_exact(n).enumerate().zip(self.effective.chunks_exact_mut(n)) {
-                let shared = &factor[(row % INPUTS) * n..][..n];
+                let shared = &factor[self.layout.factor(row) * n..][..n];
                 for ((e, w), f) in out.iter_mut().zip(own).zip(shared) {
                     *e = (w + f).clamp(-CLIP, CLIP);
                 }
@@ -163,7 +163,7 @@ impl Model {
         let (w1, rest) = grad.split_at_mut(self.b1_start());
         let factor = &mut rest[self.factor_start() - self.b1_start()..];
         for (row, g) in w1.chunks_exact(n).enumerate() {
-            for (f, x) in factor[(row % INPUTS) * n..][..n].iter_mut().zip(g) {
+            for (f, x) in factor[self.layout.factor(row) * n..][..n].iter_mut().zip(g) {
                 *f += x;
             }
         }
@@ -289,7 +289,7 @@ impl Model {
 /// A quantised network, in the layout of `cutoff-nnue`'s file.
 #[derive(Debug)]
 pub(crate) struct Quantised {
-    pub(crate) layout: KingBuckets,
+    pub(crate) layout: Inputs,
     pub(crate) hidden: usize,
     feature_weights: Vec<i16>,
     feature_bias: Vec<i16>,
