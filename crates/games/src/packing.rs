@@ -1,4 +1,4 @@
-//! The packed position of a game's start (see the module documentation of `format`): written
+//! The packed position of a game's start (see the crate documentation): written
 //! by both encodings, read back canonically.
 
 use super::*;

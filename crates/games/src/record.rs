@@ -292,9 +292,8 @@ pub struct TrainingPosition {
 ///   quiet).
 ///
 /// A position without a move and without a score (the final position of a game, a result-only
-/// EPD position) is kept: the trainer uses its result alone. No file written before the last
-/// rule holds a move without a score (self-play scores every move, EPD positions have none), so
-/// it leaves their training positions as they were.
+/// EPD position) is kept: the trainer uses its result alone. Self-play scores every move and
+/// EPD positions have no move, so only final positions take this rule.
 ///
 /// ```
 /// use cutoff_board::{Board, CastlingMode};

@@ -13,9 +13,9 @@ use crate::{
     NetworkPart, QA, QB, SCALE, output_bucket,
 };
 
-/// The most pieces a position holds (16 a side), hence the most features active at once in
-/// one perspective.
-const MAX_ACTIVE: usize = 32;
+/// The most features active at once in one perspective, which the accumulator proof sums
+/// the largest weights of: the input set's.
+const MAX_ACTIVE: usize = <Inputs as InputSet>::MAX_ACTIVE;
 
 /// The largest `Σ|w|` over one lane of output weights: `QA² × MAX_LANE_SUM ≤ i32::MAX`.
 pub(crate) const MAX_LANE_SUM: u64 = i32::MAX as u64 / (QA as u64 * QA as u64);

@@ -9,7 +9,7 @@
 //! and second moments (each a `u64` count and that many `f32`). Version 2 adds the losses of
 //! the epochs done: a `u64` count, then per epoch its number (`u64`), the training and the
 //! validation loss (`f64`) and the learning rate (`f32`), NaN for a value not known. Version 1
-//! files (the trainer before the losses were kept) are read with no losses. A checkpoint is
+//! files, which have no losses, are read with none. A checkpoint is
 //! written to a temporary file that is then renamed over the old one, so an interruption
 //! while writing leaves the last complete checkpoint in place.
 
@@ -38,6 +38,15 @@ pub(crate) struct Identity(Vec<(String, String)>);
 impl Identity {
     pub(crate) fn push(&mut self, key: impl Into<String>, value: impl fmt::Display) {
         self.0.push((key.into(), value.to_string()));
+    }
+
+    /// The entries of the arguments alone, without those of the data (`data N`,
+    /// `validation-data N` and the position counts), which a run knows only once it has read
+    /// the data.
+    pub(crate) fn arguments(&self) -> Identity {
+        let data =
+            |key: &str| key.starts_with("data ") || key.starts_with("validation-data ") || key.ends_with(" positions");
+        Identity(self.0.iter().filter(|(key, _)| !data(key)).cloned().collect())
     }
 
     fn get(&self, key: &str) -> Option<&str> {

@@ -7,12 +7,21 @@ use cutoff_nnue::{HIDDEN_STEP, KingBuckets, MAX_HIDDEN, MAX_OUTPUT_BUCKETS, MIN_
 use crate::checkpoint::Identity;
 use crate::error::TrainError;
 
+/// The most epochs a run may have: far beyond any use, and the schedule's step count stays
+/// far from overflowing.
+const MAX_EPOCHS: usize = 100_000;
+
+/// The most worker threads: each step starts its threads anew, so a mistyped count must not
+/// start millions.
+const MAX_THREADS: usize = 1024;
+
 /// What to train and how. [`TrainConfig::default`] holds the defaults of `cargo xtask train`;
 /// change the fields a run needs.
 ///
-/// Every field but `threads` shapes the network: a checkpoint records
-/// them, and [`Trainer::resume`](crate::Trainer::resume) refuses a checkpoint of a run that
-/// had other values.
+/// A checkpoint records every field but `threads`, and
+/// [`Trainer::resume`](crate::Trainer::resume) refuses a checkpoint of a run that had other
+/// values. All of them shape the network but `validation_lambda`, which changes only the loss
+/// reported, and `validation` when validation data is given.
 ///
 /// ```
 /// use cutoff_train::TrainConfig;
@@ -131,8 +140,17 @@ impl TrainConfig {
         if self.lambda_from_epoch == 0 {
             return bad("lambda from epoch: epochs count from 1".into());
         }
-        if self.threads == Some(0) {
-            return bad("threads: at least 1".into());
+        if !(1..=MAX_EPOCHS).contains(&self.epochs) {
+            return bad(format!("epochs: {} is not from 1 to {MAX_EPOCHS}", self.epochs));
+        }
+        if !(self.lr.is_finite() && self.lr > 0.0) {
+            return bad(format!("lr: {} is not a positive number", self.lr));
+        }
+        if !(self.final_lr.is_finite() && self.final_lr >= 0.0) {
+            return bad(format!("final lr: {} is not a share of lr (0 or more)", self.final_lr));
+        }
+        if self.threads.is_some_and(|t| !(1..=MAX_THREADS).contains(&t)) {
+            return bad(format!("threads: {} is not from 1 to {MAX_THREADS}", self.threads.unwrap_or(0)));
         }
         let shares = [
             ("lambda", Some(f64::from(self.lambda))),
@@ -164,11 +182,11 @@ impl TrainConfig {
 
     /// The threads a run uses.
     pub(crate) fn threads(&self) -> usize {
-        self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS))
     }
 
     /// The values that shape the training, as a checkpoint records them. The keys are the
-    /// names of `cargo xtask train`'s flags, as the checkpoints of earlier runs hold them.
+    /// names of `cargo xtask train`'s flags, which every checkpoint holds them under.
     pub(crate) fn identity(&self) -> Identity {
         let mut id = Identity::default();
         id.push("hidden", self.hidden);
@@ -181,7 +199,7 @@ impl TrainConfig {
         id.push("lr", self.lr);
         id.push("final-lr", self.final_lr);
         id.push("lambda", self.lambda);
-        // Named only when set, so that the checkpoints of runs from before these options resume.
+        // Named only when set: a checkpoint without them had the defaults, and resumes.
         if self.lambda_from_epoch != 1 {
             id.push("lambda-from-epoch", self.lambda_from_epoch);
         }
@@ -194,5 +212,29 @@ impl TrainConfig {
         id.push("mirror", self.mirror);
         id.push("limit", self.limit.map_or_else(|| "none".to_owned(), |l| l.to_string()));
         id
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_that_would_train_nothing_or_overflow_are_refused_by_name() {
+        let refused = |change: fn(&mut TrainConfig)| {
+            let mut config = TrainConfig::default();
+            change(&mut config);
+            config.check().unwrap_err().to_string()
+        };
+        assert!(refused(|c| c.epochs = 0).contains("epochs"));
+        assert!(refused(|c| c.epochs = usize::MAX).contains("epochs"));
+        assert!(refused(|c| c.lr = f32::NAN).contains("lr"));
+        assert!(refused(|c| c.lr = -0.001).contains("lr"));
+        assert!(refused(|c| c.final_lr = f32::INFINITY).contains("final lr"));
+        assert!(refused(|c| c.threads = Some(0)).contains("threads"));
+        assert!(refused(|c| c.threads = Some(1_000_000)).contains("threads"));
+        let mut fine = TrainConfig::default();
+        (fine.epochs, fine.final_lr, fine.threads) = (MAX_EPOCHS, 0.0, Some(MAX_THREADS));
+        assert!(fine.check().is_ok());
     }
 }

@@ -39,7 +39,7 @@ pub(crate) struct Dataset {
     /// The reference evaluation of each position in centipawns, from the side to move's view,
     /// where the set keeps it ([`Dataset::with_reference`]): the validation set, on which the
     /// diagnostics compare the network with it. The training set skips it, as evaluating every
-    /// position took about a quarter of the loading time.
+    /// position adds about a third to the loading time.
     pub(crate) reference: Option<Vec<f32>>,
     /// The evaluation that fills `reference`.
     evaluate: Option<fn(&Board) -> i32>,

@@ -39,8 +39,8 @@ pub use cutoff_nnue;
 const CLIP: f32 = 1.98;
 
 /// Output weights are kept in `[-CLIP_OUTPUT, CLIP_OUTPUT]`: quantised within 256, which
-/// `cutoff-nnue`'s output proof accepts for every hidden size (it promises ±258). The networks
-/// so far stayed well inside (`net3`: at most 0.78).
+/// `cutoff-nnue`'s output proof accepts for every hidden size (it promises ±258). Trained
+/// output weights stay well inside it.
 const CLIP_OUTPUT: f32 = 1.0;
 
 /// Chunks per batch; their gradients are summed in this order (see the crate docs).

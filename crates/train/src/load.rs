@@ -181,7 +181,10 @@ impl<H: Fn(u32) -> bool> Reader<'_, H> {
             }
         } else {
             for (n, line) in reader.lines().enumerate() {
-                let line = line.map_err(|_| at("neither a game file nor EPD text".into()))?;
+                let line = line.map_err(|error| match error.kind() {
+                    std::io::ErrorKind::InvalidData => at("neither a game file nor EPD text".into()),
+                    _ => TrainError::Read { path: path.to_owned(), error },
+                })?;
                 if line.trim().is_empty() || line.starts_with('#') {
                     continue;
                 }

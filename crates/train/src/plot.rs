@@ -25,6 +25,9 @@ const CURVES: [Curve; 2] = [("training", "#1f77b4", |e| e.training), ("validatio
 
 /// About this many grid lines on the loss axis.
 const LOSS_TICKS: f64 = 6.0;
+/// The most grid lines an axis gets (a guard: a nice step gives about `LOSS_TICKS` on the
+/// loss axis and 10 on the epochs').
+const MAX_TICKS: usize = 40;
 
 impl LossHistory {
     /// The losses as an SVG picture titled `title`: the training and the validation loss
@@ -72,8 +75,10 @@ impl LossHistory {
         // The grid and the tick labels.
         let step = nice_step((high - low) / LOSS_TICKS);
         let decimals = (-step.log10().floor()).max(0.0) as usize;
-        let mut tick = (low / step).ceil() * step;
-        while tick <= high + step * 1e-9 {
+        // Ticks by index, at most `MAX_TICKS`: a step below the values' rounding unit would
+        // never move a running sum.
+        let start = (low / step).ceil();
+        for tick in (0..MAX_TICKS).map(|i| (start + i as f64) * step).take_while(|&t| t <= high + step * 1e-9) {
             let at = y(tick);
             let _ = writeln!(svg, r##"<line x1="{x0:.1}" y1="{at:.1}" x2="{x1:.1}" y2="{at:.1}" stroke="#e0e0e0"/>"##);
             let _ = writeln!(
@@ -82,15 +87,13 @@ impl LossHistory {
                 x0 - 6.0,
                 at + 4.0
             );
-            tick += step;
         }
         let epoch_step = nice_step((last - first) / 10.0).max(1.0);
-        let mut epoch = (first / epoch_step).ceil() * epoch_step;
-        while epoch <= last + 1e-9 {
+        let start = (first / epoch_step).ceil();
+        for epoch in (0..MAX_TICKS).map(|i| (start + i as f64) * epoch_step).take_while(|&e| e <= last + 1e-9) {
             let at = x(epoch);
             let _ = writeln!(svg, r##"<line x1="{at:.1}" y1="{y0:.1}" x2="{at:.1}" y2="{y1:.1}" stroke="#f0f0f0"/>"##);
             let _ = writeln!(svg, r#"<text x="{at:.1}" y="{:.1}" text-anchor="middle">{epoch}</text>"#, y0 + 18.0);
-            epoch += epoch_step;
         }
         // The axes and their names.
         let _ = writeln!(
@@ -251,6 +254,18 @@ mod tests {
         let none = LossHistory::default().to_svg("none");
         assert!(well_formed(&none) && none.contains("no losses recorded"));
         assert!(!well_formed("<svg><text>a < b</text></svg>") && !well_formed("<svg><g></svg>"));
+    }
+
+    #[test]
+    fn values_closer_than_their_rounding_still_draw() {
+        // Steps below the values' rounding unit, and epochs equal as floats: a bounded grid.
+        for csv in [
+            "epoch,training\n1,10000000000\n2,10000000000.000002\n",
+            "epoch,training\n1152921504606846976,1\n1152921504606846977,2\n",
+        ] {
+            let svg = LossHistory::from_csv(csv).unwrap().to_svg("close");
+            assert!(svg.matches("<line ").count() <= 2 * MAX_TICKS, "{svg}");
+        }
     }
 
     #[test]

@@ -63,7 +63,9 @@ impl Run {
         let resumed = match &trainer.resume {
             Some(path) => {
                 let saved = Checkpoint::read(path)?;
-                let differences = identity.differences(&saved.identity, false);
+                // Every argument is compared now, those only the checkpoint names included;
+                // the data's entries are known only once it is read.
+                let differences = identity.differences(&saved.identity.arguments(), true);
                 if !differences.is_empty() {
                     return Err(CheckpointError::OtherRun(path.clone(), differences).into());
                 }
@@ -86,7 +88,8 @@ impl Run {
             let validation_infos = load(&trainer.validation_data, None, |_| true, &mut data, &mut validation_set)?;
             (infos, validation_infos)
         };
-        if infos.iter().map(|f| f.positions).sum::<usize>() == 0 {
+        // Positions may all be held out for validation (`validation` 1, or a few games).
+        if infos.iter().map(|f| f.positions).sum::<usize>() == 0 || data.len() == 0 {
             return Err(TrainError::NoTrainingPositions);
         }
         if validation_set.len() == 0 && !trainer.validation_data.is_empty() {

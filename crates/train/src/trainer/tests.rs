@@ -157,6 +157,23 @@ fn a_checkpoint_of_another_run_or_a_damaged_one_is_refused() {
     fs::copy(&other, &moved).unwrap();
     let message = refused(common(1, &moved).resume(&checkpoint));
     assert!(message.contains("data 0: data.epd (") && message.contains("5 positions) here"), "{message}");
+    // An argument that only the checkpoint names is found before the data is read (here a
+    // missing file, which would otherwise be the error).
+    let decayed_checkpoint = dir.join("decayed.ckpt");
+    let decayed = |decay: f32, data: &Path| {
+        let config = TrainConfig {
+            validation: 0.0,
+            hidden: 16,
+            epochs: 2,
+            batch: 2,
+            weight_decay: decay,
+            ..TrainConfig::default()
+        };
+        Trainer::new(config).data(Source::file(data)).checkpoint(&decayed_checkpoint)
+    };
+    assert!(finish(decayed(0.01, &data).stop_after_steps(1)).unwrap().is_none());
+    let message = refused(decayed(0.0, &dir.join("missing.epd")).resume(&decayed_checkpoint));
+    assert!(message.contains("weight-decay: absent here"), "{message}");
     // A damaged file.
     let mut bytes = fs::read(&checkpoint).unwrap();
     let middle = bytes.len() / 2;
@@ -237,6 +254,10 @@ fn bad_input_is_a_typed_error() {
     let games = epd("games.bin", "CUTOFFGR\u{1}\0\0\0\u{7}");
     assert!(matches!(run(small_config(1), games), Err(TrainError::Data { .. })));
     assert!(matches!(run(small_config(1), epd("empty.epd", "# nothing\n")), Err(TrainError::NoTrainingPositions)));
+    // Every position held out for validation leaves none to train on.
+    let mut held_out = small_config(1);
+    held_out.validation = 1.0;
+    assert!(matches!(run(held_out, good.clone()), Err(TrainError::NoTrainingPositions)));
     let board = Position::from_epd("8/8/4k3/8/2R5/8/4K3/8 w - - c9 \"1-0\";").unwrap().board;
     let odd = Source::positions("odd", [Position { board, result: 0.25, score: None }]);
     assert!(matches!(run(small_config(1), odd), Err(TrainError::Data { .. })));
