@@ -136,6 +136,9 @@ params! {
     DOUBLE_EXT_MARGIN = 20, 5, 60, 4.0;
     /// Singular extensions: at most this many double extensions on one path.
     DOUBLE_EXT_MAX = 6, 2, 12, 1.0;
+    /// Recapture extension, in plies: at a PV node that the singular extension left as it was,
+    /// a TT move that takes back on the square where the last move took a piece (0: off).
+    RECAPTURE_EXTENSION = 1, 0, 1, 1.0;
 
     /// ProbCut: the shallowest node it applies to.
     PROBCUT_MIN_DEPTH = 5, 3, 8, 0.5;

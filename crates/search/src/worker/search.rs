@@ -215,6 +215,8 @@ impl Worker {
         };
 
         let prev = self.back(ply, 1).mv;
+        // Where the last move took a piece (en passant took it elsewhere).
+        let recapture_square = prev.filter(|m| m.is_capture() && !m.is_en_passant()).map(Move::to);
         let counter = self.histories.counter.get(board, prev);
         self.killers.clear_ply(ply + 1);
         let killers = self.killers.get(ply);
@@ -282,7 +284,14 @@ impl Worker {
                 continue;
             }
 
-            let extension = if Some(mv) == tt_move { singular_extension } else { 0 };
+            let extension = if Some(mv) != tt_move {
+                0
+            } else if N::PV && selective && singular_extension == 0 && recapture_square == Some(mv.to()) {
+                // The PV's exchange is seen to its end: a shallower search may stop halfway.
+                RECAPTURE_EXTENSION.get()
+            } else {
+                singular_extension
+            };
             let nodes_before = self.nodes;
             let child = self.play(sh, board, mv, ply);
             let doubles = self.at(ply).double_extensions + i32::from(extension >= 2);
