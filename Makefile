@@ -8,6 +8,7 @@
 #   make dist                release archives for Linux x86-64, one per level (x86-64, x86-64-v2,
 #                            x86-64-v3, x86-64-v4) -> dist/, with each level's bench nps
 #                            (DIST_FLAGS: more options of `cargo xtask dist`, e.g. --rounds 5)
+#   make dist PGO=1          the same, each level this CPU runs built profile-guided
 #
 # EVALFILE=<path> embeds that network file instead of crates/uci/networks/default.nnue (OpenBench);
 # the build fails if the file cannot be read. (Whether the engine uses it by default is UseNNUE's default.)
@@ -19,6 +20,8 @@ EVALFILE ?=
 # FEATURES=tune: the search parameters become UCI options (SPSA tuning).
 FEATURES ?=
 DIST_FLAGS ?=
+# PGO=1: `make dist` ships profile-guided builds (`cargo xtask dist --pgo`).
+PGO ?=
 # The llvm-profdata that reads the profiles of this rustc: its LLVM major version must match
 # (rustc 1.95 is LLVM 22; Debian's package llvm-22). scripts/pgo.sh finds one when unset.
 PROFDATA ?=
@@ -51,7 +54,7 @@ pgo:
 
 # Each level is built with its own target-cpu (not this machine's); see `cargo xtask dist --help`.
 dist:
-	$(CARGO) xtask dist $(DIST_FLAGS)
+	$(CARGO) xtask dist $(if $(PGO),--pgo) $(DIST_FLAGS)
 
 clean:
 	$(CARGO) clean

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A profile-guided build of the engine (`make pgo`).
 #
-#   scripts/pgo.sh OUT [RUSTFLAGS]
+#   scripts/pgo.sh [--require] OUT [RUSTFLAGS]
+#   scripts/pgo.sh --find
 #
 # Builds an instrumented `cutoff` (its own target directory, target/pgo/gen), runs `cutoff
 # bench` with it to record where the time goes, merges the profile with llvm-profdata, and
@@ -14,24 +15,40 @@
 # versions): $PROFDATA if set, else llvm-profdata-N or llvm-profdata whose major version N is
 # rustc's. Without one, this says so in one line and makes the plain build instead, so a
 # machine without LLVM still gets an engine (exit status 0; `--require` makes it an error).
+# `--find` only prints the llvm-profdata it would use (exit status 1 and the reason on stderr
+# when there is none): `cargo xtask dist --pgo` asks once before building.
 #
 # Environment: CARGO (default cargo), FEATURES (cargo features of the cutoff package),
-# CUTOFF_EVALFILE (the network to embed, as for `make EVALFILE=...`).
+# CUTOFF_EVALFILE (the network to embed, as for `make EVALFILE=...`), CUTOFF_PEXT (as for the
+# board crate's build), PGO_DIR (the directory of the three target directories and the
+# profiles, default target/pgo; `make dist` gives each level its own).
 set -euo pipefail
 
 require=0
-if [ "${1:-}" = "--require" ]; then
+find_only=0
+case "${1:-}" in
+--require)
     require=1
     shift
+    ;;
+--find)
+    find_only=1
+    shift
+    ;;
+esac
+if [ $find_only = 1 ]; then
+    [ $# -eq 0 ] || { sed -n '5p' "$0" | sed 's/^#  */usage: /' >&2; exit 2; }
+else
+    [ $# -ge 1 ] && [ $# -le 2 ] || { sed -n '4p' "$0" | sed 's/^#  */usage: /' >&2; exit 2; }
 fi
-[ $# -ge 1 ] && [ $# -le 2 ] || { sed -n '4p' "$0" | sed 's/^# //' >&2; exit 2; }
-out=$1
+out=${1:-}
 flags=${2:-"-C target-cpu=native"}
 cargo=${CARGO:-cargo}
 features=()
 [ -n "${FEATURES:-}" ] && features=(--features "$FEATURES")
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+dir=${PGO_DIR:-target/pgo}
 
 llvm_major=$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
 find_profdata() {
@@ -51,12 +68,12 @@ profdata=$(find_profdata)
 
 plain() {
     RUSTFLAGS="$flags" $cargo rustc --release --package cutoff --bin cutoff "${features[@]}" \
-        --target-dir target/pgo/plain -- --emit link="$out"
+        --target-dir "$dir/plain" -- --emit link="$out"
 }
 
 if [ -z "$profdata" ]; then
     msg="pgo: no llvm-profdata of LLVM $llvm_major (rustc's) found (Debian: apt-get install llvm-$llvm_major, or set PROFDATA)"
-    if [ $require = 1 ]; then
+    if [ $require = 1 ] || [ $find_only = 1 ]; then
         echo "$msg" >&2
         exit 1
     fi
@@ -64,14 +81,22 @@ if [ -z "$profdata" ]; then
     plain
     exit 0
 fi
+if [ $find_only = 1 ]; then
+    echo "$profdata"
+    exit 0
+fi
 
-profiles="$root/target/pgo/profiles"
+case "$dir" in
+/*) ;;
+*) dir="$root/$dir" ;;
+esac
+profiles="$dir/profiles"
 rm -rf "$profiles"
 mkdir -p "$profiles"
-echo "pgo: instrumented build (target/pgo/gen), profile of cutoff bench, $profdata" >&2
+echo "pgo: instrumented build ($dir/gen), profile of cutoff bench, $profdata" >&2
 RUSTFLAGS="$flags -C profile-generate=$profiles/raw" $cargo build --release --package cutoff "${features[@]}" \
-    --target-dir target/pgo/gen
-gen_nodes=$(target/pgo/gen/release/cutoff bench 2>&1 | tail -1)
+    --target-dir "$dir/gen"
+gen_nodes=$("$dir/gen/release/cutoff" bench 2>&1 | tail -1)
 "$profdata" merge -o "$profiles/merged.profdata" "$profiles/raw"
 # The profile is named by its content: cargo rebuilds when RUSTFLAGS change, not when a file
 # they name does, so a profile under a fixed name would leave crates built with an older one.
@@ -79,7 +104,7 @@ sum=$(sha256sum "$profiles/merged.profdata" | cut -c1-16)
 mv "$profiles/merged.profdata" "$profiles/merged-$sum.profdata"
 echo "pgo: optimised build with the profile -> $out" >&2
 RUSTFLAGS="$flags -C profile-use=$profiles/merged-$sum.profdata" $cargo rustc --release --package cutoff --bin cutoff \
-    "${features[@]}" --target-dir target/pgo/use -- --emit link="$out"
+    "${features[@]}" --target-dir "$dir/use" -- --emit link="$out"
 use_nodes=$("$out" bench 2>&1 | tail -1)
 # The node count is the first word of bench's last line; nps differs.
 if [ "${gen_nodes%% *}" != "${use_nodes%% *}" ]; then

@@ -39,6 +39,12 @@ as for `make EVALFILE=...`, chooses the embedded network. Then OUT/cutoff-VERSIO
 holds cutoff, README.md, LICENSE-MIT, LICENSE-APACHE and SHA256SUMS (`sha256sum -c SHA256SUMS`),
 and OUT/SHA256SUMS lists the archives.
 
+With --pgo, each level that this CPU runs is then built again profile-guided
+(scripts/pgo.sh --require: an instrumented build runs `cutoff bench`, and the build with that
+profile ships; target/dist/LEVEL/pgo), and its table row says `pgo`. A level this CPU cannot
+run cannot be profiled here and ships its plain build, with one line saying so; without the
+llvm-profdata of rustc's LLVM, one line says so and every level ships its plain build.
+
 Each binary is then run: `cutoff --version`, and `cutoff bench` --rounds times, the levels
 taking turns (with --compare BIN, that binary too), and the median nps is reported. A binary
 this CPU cannot run prints its one-line refusal instead. The node count must be the same at
@@ -47,7 +53,9 @@ every level (exit status 1 if not).
 EXAMPLES:
     cargo xtask dist                                  all four levels -> dist/
     cargo xtask dist --levels x86-64-v3,x86-64-v4 --rounds 1
-    cargo xtask dist --rounds 9 --compare target/release/cutoff   against the native build";
+    cargo xtask dist --rounds 9 --compare target/release/cutoff   against the native build
+    cargo xtask dist --pgo --levels x86-64-v3 --rounds 9 --compare target/dist/x86-64-v3/x86_64-unknown-linux-gnu/release/cutoff
+                                                      profile-guided against plain";
 
 /// Arguments of `cargo xtask dist`.
 #[derive(Debug, Args)]
@@ -68,6 +76,9 @@ pub struct DistArgs {
     /// Another binary to bench in the same rounds (the native build, say).
     #[arg(long, value_name = "BIN")]
     compare: Option<PathBuf>,
+    /// Ship profile-guided builds (`make dist PGO=1`) of the levels this CPU runs.
+    #[arg(long)]
+    pgo: bool,
 }
 
 /// A binary to bench, and what its runs gave.
@@ -101,21 +112,29 @@ pub fn run(args: &DistArgs) -> Result<ExitCode> {
     let out = if args.out.is_absolute() { args.out.clone() } else { root.join(&args.out) };
     fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
 
+    let pgo = args.pgo && find_profdata(&root);
     let mut entries = Vec::new();
     for &(level, adds, pext) in &levels {
         eprintln!("dist: building {level} ({adds}; slider attacks by {})", if pext { "PEXT" } else { "magics" });
-        let binary = build(&root, &args.target, level, pext)?;
+        let mut binary = build(&root, &args.target, level, pext)?;
         check_pre_main_code(&binary)?;
+        let mut label = level.to_owned();
+        if pgo {
+            match version_line(&binary) {
+                Ok(_) => {
+                    binary = build_pgo(&root, level, pext)?;
+                    check_pre_main_code(&binary)?;
+                    label.push_str(" pgo");
+                }
+                Err(why) => eprintln!(
+                    "dist: --pgo: {level} does not run on this CPU ({why}), so it cannot be profiled here: \
+                     its plain build ships"
+                ),
+            }
+        }
         let archive = package(&root, &out, &binary, &version, level)?;
         eprintln!("dist: {}", archive.display());
-        entries.push(Entry {
-            label: level.to_owned(),
-            binary,
-            archive: Some(archive),
-            refused: None,
-            nodes: None,
-            nps: Vec::new(),
-        });
+        entries.push(Entry { label, binary, archive: Some(archive), refused: None, nodes: None, nps: Vec::new() });
     }
     write_sums(&out, entries.iter().filter_map(|e| e.archive.as_deref()))?;
     if let Some(binary) = &args.compare {
@@ -236,6 +255,51 @@ fn build(root: &Path, target: &str, level: &str, pext: bool) -> Result<PathBuf> 
         return Err(format!("the {level} build failed ({status})").into());
     }
     Ok(target_dir.join(target).join("release").join("cutoff"))
+}
+
+/// Whether `scripts/pgo.sh` finds the llvm-profdata of rustc's LLVM; it says on stderr which
+/// one, or why there is none (then the plain builds ship).
+fn find_profdata(root: &Path) -> bool {
+    let found = Command::new(root.join("scripts").join("pgo.sh"))
+        .arg("--find")
+        .current_dir(root)
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| eprintln!("dist: --pgo: scripts/pgo.sh: {e}"))
+        .ok()
+        .filter(|o| o.status.success());
+    match found {
+        Some(o) => {
+            eprintln!("dist: --pgo: profile-guided builds with {}", String::from_utf8_lossy(&o.stdout).trim());
+            true
+        }
+        None => {
+            eprintln!("dist: --pgo: the plain builds ship");
+            false
+        }
+    }
+}
+
+/// Builds `level` profile-guided with `scripts/pgo.sh` (its own directories,
+/// target/dist/LEVEL/pgo) and returns the binary. Only for a level this CPU runs: the
+/// instrumented build runs `cutoff bench` here, and its build scripts take the level's flags.
+fn build_pgo(root: &Path, level: &str, pext: bool) -> Result<PathBuf> {
+    let dir = root.join("target").join("dist").join(level).join("pgo");
+    fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let binary = dir.join("cutoff");
+    let status = Command::new(root.join("scripts").join("pgo.sh"))
+        .current_dir(root)
+        .arg("--require")
+        .arg(&binary)
+        .arg(format!("-C target-cpu={level}"))
+        .env("PGO_DIR", &dir)
+        .env("CUTOFF_PEXT", if pext { "1" } else { "0" })
+        .status()
+        .map_err(|e| format!("scripts/pgo.sh: {e}"))?;
+    if !status.success() {
+        return Err(format!("the profile-guided {level} build failed ({status})").into());
+    }
+    Ok(binary)
 }
 
 /// The functions that run before `main` to check the CPU (`src/build_info.rs`).
