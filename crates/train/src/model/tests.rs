@@ -127,3 +127,31 @@ fn train_and_check(layout: KingBuckets, buckets: usize, factorised: bool) {
         assert!((float - quantised.eval_cp(features) as f32).abs() <= 5.0, "{line}: {float}");
     }
 }
+
+#[test]
+fn the_accumulators_summed_by_slices_are_the_row_by_row_sums_bit_for_bit() {
+    let mut rng = Rng::new(11);
+    for hidden in [16, 48, 64, 128, 768] {
+        let mut model = Model::new(parse_king_buckets("none").unwrap(), hidden, 1, false, &mut rng);
+        let b1 = model.b1_start();
+        for b in &mut model.params[b1..b1 + hidden] {
+            *b = rng.uniform(1.0);
+        }
+        // Rows in any order, repeats included, as a position's two perspectives give them.
+        let features: Vec<[u16; 2]> =
+            (0..32).map(|_| [(rng.next() % INPUTS as u64) as u16, (rng.next() % INPUTS as u64) as u16]).collect();
+        let (mut acc, mut other) = (vec![0.0; hidden], vec![0.0; hidden]);
+        model.accumulate(&features, &mut acc, &mut other);
+        for (side, sums) in [(0, &acc), (1, &other)] {
+            let mut expected = model.b1().to_vec();
+            for pair in &features {
+                let row = &model.w1()[usize::from(pair[side]) * hidden..][..hidden];
+                for (e, w) in expected.iter_mut().zip(row) {
+                    *e += w;
+                }
+            }
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(sums), bits(&expected), "N {hidden}, side {side}");
+        }
+    }
+}
