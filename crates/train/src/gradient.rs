@@ -187,9 +187,9 @@ impl GroupGradient {
             let out = &mut w1[usize::from(row) * n..][..n];
             let sources = &self.sources[start..end];
             if n.is_multiple_of(ROW_SLICE) {
-                add_rows::<ROW_SLICE>(out, &self.d, n, sources);
+                add_rows::<ROW_SLICE>(out, &self.d, n, sources.iter().map(|&s| usize::from(s)));
             } else {
-                add_rows::<16>(out, &self.d, n, sources);
+                add_rows::<16>(out, &self.d, n, sources.iter().map(|&s| usize::from(s)));
             }
         }
         for &row in &self.rows {
@@ -200,13 +200,21 @@ impl GroupGradient {
     }
 }
 
-/// Adds the rows `sources` of `d` (each `n` long) to `out` in order, `W` neurons at a time.
-fn add_rows<const W: usize>(out: &mut [f32], d: &[f32], n: usize, sources: &[u16]) {
+/// Adds to `out` the rows of `d` (each `n` long) that `rows` names, in that order, `W`
+/// neurons at a time: a slice of the sum stays in registers while every row adds to it, so
+/// `out` is read and written once instead of once a row. Each neuron's additions keep their
+/// order, so the sums are those of adding row by row, bit for bit. The forward pass sums the
+/// accumulators with it too.
+pub(crate) fn add_rows<const W: usize>(
+    out: &mut [f32],
+    d: &[f32],
+    n: usize,
+    rows: impl Iterator<Item = usize> + Clone,
+) {
     for (slice, out) in out.chunks_exact_mut(W).enumerate() {
         let mut sum: [f32; W] = std::array::from_fn(|j| out[j]);
-        for &source in sources {
-            let row = &d[usize::from(source) * n + slice * W..][..W];
-            for (s, x) in sum.iter_mut().zip(row) {
+        for row in rows.clone() {
+            for (s, x) in sum.iter_mut().zip(&d[row * n + slice * W..][..W]) {
                 *s += x;
             }
         }

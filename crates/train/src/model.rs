@@ -5,7 +5,7 @@ use cutoff_nnue::{InputSet, Inputs};
 
 use crate::data::Packed;
 use crate::error::TrainError;
-use crate::gradient::ROW_SLICE;
+use crate::gradient::{ROW_SLICE, add_rows};
 use crate::{CLIP, CLIP_OUTPUT, LANES, Rng, spec};
 
 /// The float network; all weights in one vector `[W1 | b1 | W2 | b2]` (`W2`: one block of
@@ -174,11 +174,12 @@ impl Model {
     fn accumulate(&self, features: &[[u16; 2]], acc: &mut [f32], other: &mut [f32]) {
         let n = self.hidden;
         for (side, out) in [acc, other].into_iter().enumerate() {
+            out.copy_from_slice(self.b1());
             let rows = features.iter().map(|pair| usize::from(pair[side]));
             if n.is_multiple_of(ROW_SLICE) {
-                sum_rows::<ROW_SLICE>(out, self.b1(), self.w1(), n, rows);
+                add_rows::<ROW_SLICE>(out, self.w1(), n, rows);
             } else {
-                sum_rows::<LANES>(out, self.b1(), self.w1(), n, rows);
+                add_rows::<LANES>(out, self.w1(), n, rows);
             }
         }
     }
@@ -356,28 +357,6 @@ pub(crate) fn sigmoid(x: f32) -> f32 {
 pub(crate) fn target(s: &Packed, lambda: f32) -> f32 {
     let result = s.result();
     if s.score.is_nan() { result } else { lambda * result + (1.0 - lambda) * sigmoid(s.score / spec::SCALE) }
-}
-
-/// Writes to `out` the sum of `bias` and the rows of `w` (each `n` long) named by `rows`, added
-/// in that order, `W` neurons at a time: a slice of the sum stays in registers while every row
-/// adds to it, so `out` is written once instead of once a row. Each neuron's additions keep
-/// their order, so the sums are those of adding row by row, bit for bit.
-fn sum_rows<const W: usize>(
-    out: &mut [f32],
-    bias: &[f32],
-    w: &[f32],
-    n: usize,
-    rows: impl Iterator<Item = usize> + Clone,
-) {
-    for (slice, (out, bias)) in out.chunks_exact_mut(W).zip(bias.chunks_exact(W)).enumerate() {
-        let mut sum: [f32; W] = std::array::from_fn(|j| bias[j]);
-        for row in rows.clone() {
-            for (s, x) in sum.iter_mut().zip(&w[row * n + slice * W..][..W]) {
-                *s += x;
-            }
-        }
-        out.copy_from_slice(&sum);
-    }
 }
 
 #[cfg(test)]
