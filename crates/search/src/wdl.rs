@@ -43,12 +43,13 @@ pub struct Wdl {
 
 /// `a(m)` coefficients: `a = A[0] * x³ + A[1] * x² + A[2] * x + A[3]` with `x = m / 58`.
 /// Fitted by `cargo xtask wdl --pgn a.pgn --pgn b.pgn --player cutoff-a` (3000 Adam steps,
-/// lr 5) on 200 distinct self-play games of the default network `net10-w768` at 50,000 nodes
-/// a move: 25,381 scored positions, mean negative log-likelihood 0.6207 (the coefficients
-/// fitted to `net10`'s games give 0.7532 on the same positions). `docs/tuning.md` has the runs.
-pub const A: [f64; 4] = [76.833, 475.560, -1135.983, 682.503];
+/// lr 5) on 200 distinct self-play games of the default network `net11` at 50,000 nodes a
+/// move: 23,739 scored positions, mean negative log-likelihood 0.6014 (the coefficients
+/// fitted to `net10-w768`'s games give 0.6956 on the same positions). `docs/tuning.md` has the
+/// runs.
+pub const A: [f64; 4] = [76.224, 185.654, -662.476, 499.465];
 /// `b(m)` coefficients, as [`A`].
-pub const B: [f64; 4] = [274.365, -351.199, -12.270, 158.790];
+pub const B: [f64; 4] = [123.480, -164.141, -35.615, 133.723];
 
 /// The material count of the model: pawn 1, knight and bishop 3, rook 5, queen 9, both
 /// sides, clamped to 17..=78.

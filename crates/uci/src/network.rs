@@ -13,7 +13,7 @@ static EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/embedded.nnue
 
 /// Whether a new engine evaluates with the embedded network (`UseNNUE`'s default). On since
 /// `net5` beat the hand-crafted evaluation by the margin `docs/nnue.md` asks for (400 games at
-/// 10+0.1; the embedded network is `net10-w768` since); `UseNNUE false` selects the hand-crafted
+/// 10+0.1; the embedded network is `net11` since); `UseNNUE false` selects the hand-crafted
 /// evaluation.
 pub const USE_NNUE_DEFAULT: bool = true;
 

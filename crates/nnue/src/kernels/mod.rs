@@ -75,7 +75,7 @@ pub(crate) fn blocks_mut(s: &mut [i16]) -> &mut [Block] {
 }
 
 /// The hidden size whose AVX2 kernels are compiled with their length known, so that their
-/// loops unroll: the default network's (`net10-w768`). Other sizes run the same kernels with a
+/// loops unroll: the default network's (`net11`, 768 neurons). Other sizes run the same kernels with a
 /// length known only at run time. Unrolled, an x86-64-v3 build of `cutoff bench 7` runs 3.9 %
 /// fewer instructions than with the run-time loop (`docs/benchmarks.md`).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
