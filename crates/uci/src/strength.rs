@@ -67,7 +67,7 @@ pub const ANCHORS: &[Anchor] = &[
     Anchor { elo: 1800, nodes: 4_500, lines: 4, temperature: 10.6 },
     Anchor { elo: 1925, nodes: 20_000, lines: 4, temperature: 5.8 },
     Anchor { elo: 2100, nodes: 48_000, lines: 4, temperature: 0.1 },
-    Anchor { elo: 2200, nodes: 34_000, lines: 1, temperature: 0.0 },
+    Anchor { elo: 2200, nodes: 24_300, lines: 1, temperature: 0.0 },
     Anchor { elo: 2400, nodes: 72_600, lines: 1, temperature: 0.0 },
     Anchor { elo: 2600, nodes: 126_000, lines: 1, temperature: 0.0 },
     Anchor { elo: MAX_ELO, nodes: 250_000, lines: 1, temperature: 0.0 },
